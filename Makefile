@@ -1,0 +1,156 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# simgpu: a kernel patch series kept as an overlay of a Linux 6.12 tree.
+#
+#   make run          build, boot simgpu in UML, run a workload, show fdinfo
+#   make check        every test and static check; last line "N passed, N failed"
+#   make vm-run CMD='...' [BOOTARGS='...']
+#   make series       git format-patch series in build/series/
+#   make series-check build the kernel after each patch of the series
+#   make bench        benchmarks, one "bench: ..." line per figure
+#
+# KERNEL_SRC=/path/to/linux uses your own (clean) tree instead of Debian's
+# linux-source-6.12.
+
+REPO		:= $(CURDIR)
+BUILD		:= $(REPO)/build
+BASE_PKG	:= linux-source-6.12
+BASE_DIR	:= $(REPO)/.base
+ifeq ($(KERNEL_SRC),)
+KERNEL_SRC	:= $(BASE_DIR)/$(BASE_PKG)
+FETCH_BASE	:= $(KERNEL_SRC)/Makefile
+endif
+SRC		:= $(BUILD)/src
+UML_OUT		:= $(BUILD)/uml
+KUNIT_OUT	:= $(BUILD)/kunit
+BIN		:= $(BUILD)/bin
+JOBS		?= $(shell nproc)
+KMAKE		:= $(MAKE) -s -C $(SRC) O=$(UML_OUT) ARCH=um -j$(JOBS)
+VMLINUX		:= $(UML_OUT)/linux
+
+HOST_PKGS	:= build-essential bc bison flex libelf-dev libssl-dev \
+		   libncurses-dev pkg-config python3 git patch sparse \
+		   coccinelle perl valgrind
+
+export REPO BUILD SRC UML_OUT KUNIT_OUT BIN JOBS KERNEL_SRC VMLINUX
+
+.PHONY: all run check vm-run kernel src deps base tools series series-check \
+	bench kunit clean distclean help
+
+all: kernel tools
+
+help:
+	@sed -n '3,14p' Makefile | sed 's/^# \{0,1\}//'
+
+# --- host packages -----------------------------------------------------------
+deps: $(BUILD)/.deps
+$(BUILD)/.deps:
+	@missing=""; \
+	for p in $(HOST_PKGS); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | \
+			grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			echo "deps: installing$$missing"; \
+			apt-get update -qq && \
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+				$$missing >/dev/null || exit 1; \
+		else \
+			echo "deps: missing packages, run as root:"; \
+			echo "  apt-get install$$missing"; \
+			exit 1; \
+		fi; \
+	fi
+	@mkdir -p $(BUILD) && touch $@
+
+# --- base kernel -------------------------------------------------------------
+base: $(FETCH_BASE)
+	@echo "base: Linux $$($(MAKE) -s -C $(KERNEL_SRC) kernelversion) from $(KERNEL_SRC)"
+
+ifneq ($(FETCH_BASE),)
+$(FETCH_BASE): | $(BUILD)/.deps
+	@mkdir -p $(BASE_DIR)
+	@if [ -f /usr/src/$(BASE_PKG).tar.xz ]; then \
+		echo "base: unpacking /usr/src/$(BASE_PKG).tar.xz"; \
+		tar -C $(BASE_DIR) -xf /usr/src/$(BASE_PKG).tar.xz; \
+	else \
+		echo "base: apt-get download $(BASE_PKG)"; \
+		cd $(BASE_DIR) && rm -rf deb *.deb && \
+		apt-get download $(BASE_PKG) 2>/dev/null || \
+		{ apt-get update -qq && apt-get download $(BASE_PKG); } && \
+		dpkg-deb -x $(BASE_PKG)_*.deb deb && \
+		tar -xf deb/usr/src/$(BASE_PKG).tar.xz && \
+		rm -rf deb $(BASE_PKG)_*.deb; \
+	fi
+	@test -f $@
+endif
+
+# --- the overlaid tree and the UML kernel ------------------------------------
+src: base
+	@$(REPO)/devtools/prepare-src.sh $(KERNEL_SRC) $(SRC) $(REPO)
+
+$(UML_OUT)/.config: $(REPO)/devtools/uml.config | src
+	@mkdir -p $(UML_OUT)
+	$(KMAKE) defconfig
+	@$(SRC)/scripts/kconfig/merge_config.sh -m -O $(UML_OUT) \
+		$(UML_OUT)/.config $< >/dev/null
+	$(KMAKE) olddefconfig
+	@$(REPO)/devtools/config-check.sh $< $@
+
+kernel: src $(UML_OUT)/.config
+	@echo "  BUILD   $(VMLINUX)"
+	@$(KMAKE) linux
+
+# --- userspace: the tools, the load generator, selftests ---------------------
+# Each directory builds with "make -C DIR OUTPUT=$(BIN)/" into $(BIN).
+USER_DIRS	:= tools/gpu/drmtop tools/gpu/simgpu-load \
+		   tools/testing/selftests/drivers/gpu/simgpu
+
+tools: $(BIN)/vm-poweroff
+	@for d in $(USER_DIRS); do \
+		[ ! -f $(REPO)/$$d/Makefile ] || \
+		$(MAKE) -s -C $(REPO)/$$d OUTPUT=$(BIN)/ \
+			KHDR_INCLUDES="-I$(REPO)/include/uapi -I/usr/include/drm" \
+			|| exit 1; \
+	done
+
+$(BIN)/vm-poweroff: $(REPO)/devtools/poweroff.c
+	@mkdir -p $(BIN)
+	$(CC) -O2 -Wall -o $@ $<
+
+# --- running things in the VM ------------------------------------------------
+vm-run: kernel tools
+	@$(REPO)/devtools/vm-run.sh $(VMLINUX) $(BIN) '$(CMD)' '$(BOOTARGS)'
+
+run: kernel tools
+	@$(REPO)/devtools/vm-run.sh $(VMLINUX) $(BIN) \
+		'sh $(REPO)/devtools/demo.sh' '$(BOOTARGS)'
+
+# --- tests --------------------------------------------------------------------
+kunit: src
+	cd $(SRC) && ./tools/testing/kunit/kunit.py run --arch=um \
+		--kunitconfig=drivers/gpu/drm/simgpu/.kunitconfig \
+		--build_dir=$(KUNIT_OUT) --jobs=$(JOBS)
+
+check: kernel tools
+	@$(REPO)/devtools/check.sh
+
+bench: kernel tools
+	@$(REPO)/devtools/vm-run.sh $(VMLINUX) $(BIN) \
+		'sh $(REPO)/devtools/bench.sh' '$(BOOTARGS)'
+
+# --- the patch series --------------------------------------------------------
+series: base
+	@$(REPO)/devtools/series.py generate --base $(KERNEL_SRC) \
+		--version "Linux $$($(MAKE) -s -C $(KERNEL_SRC) kernelversion)" \
+		--out $(BUILD)/series
+
+series-check: base
+	@$(REPO)/devtools/series-check.sh
+
+clean:
+	rm -rf $(BUILD)
+
+distclean: clean
+	rm -rf $(BASE_DIR)

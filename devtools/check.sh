@@ -1,0 +1,146 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# check.sh: every test and static check of the project, run by "make check"
+# (which exports REPO BUILD SRC UML_OUT KUNIT_OUT BIN JOBS KERNEL_SRC
+# VMLINUX and has built the kernel and the tools).
+#
+# Each check prints "ok - NAME" or "not ok - NAME" (with the end of its log);
+# test suites count one check per test case. The last line is
+# "N passed, N failed"; the exit status is non-zero if anything failed.
+set -u
+LOG=$BUILD/check
+rm -rf "$LOG"
+mkdir -p "$LOG"
+pass=0
+fail=0
+DRV=drivers/gpu/drm/simgpu
+KERNEL_REPORTS='WARNING:|BUG[: ]|KASAN|UBSAN|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|unreferenced object|ODEBUG:|Oops|general protection|Call Trace'
+
+ok() { pass=$((pass + 1)); echo "ok - $1"; }
+not_ok() {
+	fail=$((fail + 1))
+	echo "not ok - $1"
+	[ -z "${2:-}" ] || tail -n 40 "$2" | sed 's/^/    /'
+}
+
+# run NAME CMD...: one check, passes if CMD exits 0.
+run() {
+	local name=$1 log="$LOG/$1.log"
+	shift
+	if "$@" > "$log" 2>&1; then ok "$name"; else not_ok "$name" "$log"; fi
+}
+
+# tap NAME LOG: count the TAP lines "ok N - x" / "not ok N - x" of a log.
+tap() {
+	local name=$1 log=$2 p f
+	p=$(grep -cE '^[[:space:]]*ok [0-9]+ ' "$log")
+	f=$(grep -cE '^[[:space:]]*not ok [0-9]+ ' "$log")
+	pass=$((pass + p))
+	fail=$((fail + f))
+	echo "$name: $p passed, $f failed"
+	grep -E '^[[:space:]]*not ok [0-9]+ ' "$log" | sed 's/^/    /'
+	if [ $((p + f)) = 0 ]; then
+		not_ok "$name: ran no test" "$log"
+	fi
+}
+
+# empty NAME LOG: a static check passes when its log has no finding.
+empty() {
+	if [ -s "$2" ]; then not_ok "$1" "$2"; else ok "$1"; fi
+}
+
+cd "$REPO" || exit 1
+srcs=$(git ls-files --cached --others --exclude-standard -- \
+	"$DRV/*.c" "$DRV/*.h" include/uapi/drm/simgpu_drm.h)
+
+# --- The patch series: complete, applies, checkpatch-clean patch by patch.
+if "$REPO/devtools/series.py" generate --base "$KERNEL_SRC" \
+	--version "Linux $(make -s -C "$KERNEL_SRC" kernelversion)" \
+	--out "$BUILD/series" > "$LOG/series.log" 2>&1; then
+	ok "series: every file assigned, git am onto the base"
+	for p in "$BUILD"/series/0*.patch; do
+		case $p in */0000-*) continue ;; esac
+		n=$(basename "$p")
+		(cd "$SRC" && ./scripts/checkpatch.pl --strict --quiet \
+			--show-types "$p") > "$LOG/checkpatch-$n.log" 2>&1
+		if grep -qE '^(ERROR|WARNING|CHECK):' "$LOG/checkpatch-$n.log"; then
+			not_ok "checkpatch --strict $n" "$LOG/checkpatch-$n.log"
+		else
+			ok "checkpatch --strict $n"
+		fi
+	done
+else
+	not_ok "series: every file assigned, git am onto the base" \
+		"$LOG/series.log"
+fi
+
+# --- Static checks of the driver.
+(cd "$SRC" && ./scripts/kernel-doc -none -Wall $srcs) > "$LOG/kernel-doc.log" 2>&1
+empty "kernel-doc -none -Wall" "$LOG/kernel-doc.log"
+
+make -s -C "$SRC" O="$UML_OUT" ARCH=um -j"$JOBS" C=2 W=1 "$DRV/" \
+	> "$LOG/sparse-w1.raw" 2>&1
+status=$?
+grep -E 'warning:|error:' "$LOG/sparse-w1.raw" > "$LOG/sparse-w1.log"
+[ $status = 0 ] || cat "$LOG/sparse-w1.raw" >> "$LOG/sparse-w1.log"
+empty "sparse (C=2) and W=1 on $DRV" "$LOG/sparse-w1.log"
+
+make -s -C "$SRC" O="$UML_OUT" ARCH=um -j"$JOBS" coccicheck MODE=report \
+	M="$DRV" > "$LOG/coccicheck.raw" 2>&1
+grep -E "$DRV/.*:[0-9]+" "$LOG/coccicheck.raw" > "$LOG/coccicheck.log"
+empty "coccicheck MODE=report on $DRV" "$LOG/coccicheck.log"
+
+# --- KUnit.
+(cd "$SRC" && ./tools/testing/kunit/kunit.py run --arch=um \
+	--kunitconfig="$DRV/.kunitconfig" --build_dir="$KUNIT_OUT" \
+	--jobs="$JOBS" --raw_output=all) > "$LOG/kunit.log" 2>&1
+status=$?
+"$SRC/tools/testing/kunit/kunit.py" parse < "$LOG/kunit.log" \
+	> "$LOG/kunit-parsed.log" 2>&1
+summary=$(grep -E 'Ran [0-9]+ tests' "$LOG/kunit-parsed.log" | tail -n 1)
+if [ -n "$summary" ]; then
+	p=$(sed -nE 's/.*passed: ([0-9]+).*/\1/p' <<< "$summary")
+	f=$(sed -nE 's/.*failed: ([0-9]+).*/\1/p' <<< "$summary")
+	c=$(sed -nE 's/.*crashed: ([0-9]+).*/\1/p' <<< "$summary")
+	pass=$((pass + ${p:-0}))
+	fail=$((fail + ${f:-0} + ${c:-0}))
+	echo "kunit: $summary"
+	grep -E '\[(FAILED|CRASHED)\]' "$LOG/kunit-parsed.log" | sed 's/^/    /'
+else
+	not_ok "kunit: no result (build or boot failed, exit $status)" \
+		"$LOG/kunit.log"
+fi
+if grep -Eq "$KERNEL_REPORTS" "$LOG/kunit.log"; then
+	grep -E -A20 "$KERNEL_REPORTS" "$LOG/kunit.log" > "$LOG/kunit-reports.log"
+	not_ok "kunit: no kernel warning, lockdep, KASAN report" \
+		"$LOG/kunit-reports.log"
+else
+	ok "kunit: no kernel warning, lockdep, KASAN report"
+fi
+
+# --- Host unit tests of the tools.
+for d in tools/gpu/drmtop; do
+	[ -f "$d/Makefile" ] || continue
+	n=$(basename "$d")
+	make -s -C "$d" check > "$LOG/host-$n.log" 2>&1
+	status=$?
+	tap "host tests of $d" "$LOG/host-$n.log"
+	[ $status = 0 ] || not_ok "host tests of $d exit status $status"
+done
+
+# --- Selftests in the VM; vm-run fails on any kernel report.
+"$REPO/devtools/vm-run.sh" "$VMLINUX" "$BIN" \
+	"sh $REPO/devtools/vm-selftests.sh" > "$LOG/vm-selftests.log" 2>&1
+status=$?
+tap "selftests in the VM" "$LOG/vm-selftests.log"
+if [ $status = 124 ] || [ $status = 125 ]; then
+	not_ok "VM: no kernel warning, lockdep, KASAN, kmemleak report" \
+		"$LOG/vm-selftests.log"
+else
+	ok "VM: no kernel warning, lockdep, KASAN, kmemleak report"
+fi
+
+echo "logs in $LOG"
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]

@@ -1,0 +1,46 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# prepare-src.sh BASE SRC REPO
+#
+# Make SRC the kernel tree the overlay describes: a hard-linked copy of the
+# pristine BASE tree, the repository's diffs/*.diff applied to it and every
+# new file of the repository symlinked in at its in-tree path, so that an
+# edit in the repository is seen by the next incremental build.
+set -eu
+base=$1 src=$2 repo=$3
+
+if [ ! -f "$src/.simgpu-base" ] || [ "$(cat "$src/.simgpu-base")" != "$base" ]; then
+	rm -rf "$src"
+	mkdir -p "$(dirname "$src")"
+	cp -al "$base" "$src" 2>/dev/null || cp -a "$base" "$src"
+	echo "$base" > "$src/.simgpu-base"
+fi
+
+# Upstream files changed by diffs: restore them, then apply the diffs in
+# series order, only when a diff changed since the last time.
+diffs=$("$repo/devtools/series.py" --repo "$repo" list-diffs)
+sum=$(cd "$repo" && cat $diffs | md5sum)
+if [ "$(cat "$src/.simgpu-diffs" 2>/dev/null)" != "$sum" ]; then
+	for d in $diffs; do
+		sed -n 's|^+++ b/\([^\t]*\).*|\1|p' "$repo/$d"
+	done | sort -u | while read -r f; do
+		cp --remove-destination "$base/$f" "$src/$f"
+	done
+	for d in $diffs; do
+		patch -s -p1 -d "$src" --no-backup-if-mismatch < "$repo/$d"
+	done
+	echo "$sum" > "$src/.simgpu-diffs"
+fi
+
+# New files: symlink each, drop links whose target is gone.
+cd "$repo"
+for top in $("$repo/devtools/series.py" --repo "$repo" list-overlay-dirs); do
+	find "$src/$top" -type l -lname "$repo/*" ! -exec test -e {} \; -delete
+done
+"$repo/devtools/series.py" --repo "$repo" list-files | while read -r f; do
+	if [ "$(readlink "$src/$f" 2>/dev/null)" != "$repo/$f" ]; then
+		mkdir -p "$src/$(dirname "$f")"
+		ln -sfn "$repo/$f" "$src/$f"
+	fi
+done
