@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The simgpu authors
+ */
+
+#include <linux/bitfield.h>
+#include <linux/math64.h>
+#include <linux/slab.h>
+
+#include <drm/drm_managed.h>
+#include <drm/drm_print.h>
+
+#include "simgpu_ctx.h"
+#include "simgpu_drv.h"
+
+/**
+ * DOC: engine time accounting
+ *
+ * The hardware counts the time a context spends on an engine in the 32-bit
+ * CTX_TIMESTAMP of its context image, which wraps after 2^32 reference
+ * clock ticks (224 s at 19.2 MHz, 4.3 s at 1 GHz). The driver *folds* that
+ * counter into a 64-bit per-client, per-class accumulator: it adds the
+ * wrapping difference to the value it saw last time. Folding a context
+ * that did not run is free of effect, so it can be done as often as
+ * needed, from any context, by anyone:
+ *
+ * - on every job completion and engine reset, for the context concerned;
+ * - when an exec queue is destroyed, so that its time is in the totals as
+ *   soon as the ioctl returns;
+ * - periodically, for the contexts resident on an engine, at least once
+ *   every 2^31 ticks, so that no wrap goes unseen however long a context
+ *   stays resident;
+ * - when fdinfo is read, for the client's contexts resident at that moment,
+ *   so that a running job's time is counted as it runs.
+ *
+ * A context's time therefore lives either in its client's accumulators or,
+ * for the few contexts resident on an engine, in the hardware: a reader
+ * costs O(engines) whatever the number of queues, takes only the client's
+ * accounting spinlock (never a lock of the submission path) and never
+ * sleeps. The accumulators only ever grow, under that lock, so no reader
+ * can see a value go backwards.
+ *
+ * While a context is resident its image's CTX_TIMESTAMP is stale; the
+ * hardware flags that in CTX_IMG_STATUS and the driver reads the engine's
+ * RING_CTX_TIMESTAMP instead, checking CTX_IMG_SWITCH_COUNT before and
+ * after to detect a switch in between.
+ */
+
+static u32 img_read(const struct simgpu_ctx *ctx, unsigned int offset)
+{
+	return le32_to_cpu(READ_ONCE(ctx->image[offset / 4]));
+}
+
+static void img_write(struct simgpu_ctx *ctx, unsigned int offset, u32 val)
+{
+	WRITE_ONCE(ctx->image[offset / 4], cpu_to_le32(val));
+}
+
+/* CTX_TIMESTAMP now: from the engine if resident, else from the image. */
+static u32 ctx_timestamp(struct simgpu_device *sdev,
+			 const struct simgpu_ctx *ctx)
+{
+	u32 count, status, ts;
+
+	do {
+		count = img_read(ctx, CTX_IMG_SWITCH_COUNT);
+		smp_rmb(); /* pairs with the hardware's smp_wmb() on switch */
+		status = img_read(ctx, CTX_IMG_STATUS);
+		if (status & CTX_IMG_STATUS_RESIDENT) {
+			u32 engine = FIELD_GET(CTX_IMG_STATUS_ENGINE_MASK,
+					       status);
+
+			ts = simgpu_read32(sdev, SIMGPU_ENGINE_BASE(engine) +
+					   RING_CTX_TIMESTAMP);
+		} else {
+			ts = img_read(ctx, CTX_IMG_TIMESTAMP);
+		}
+		smp_rmb();
+	} while (img_read(ctx, CTX_IMG_SWITCH_COUNT) != count);
+
+	return ts;
+}
+
+static void ctx_fold_locked(struct simgpu_device *sdev, struct simgpu_ctx *ctx)
+{
+	struct simgpu_client_usage *usage = ctx->usage;
+	u32 ts;
+
+	lockdep_assert_held(&usage->lock);
+	if (ctx->dead)
+		return;
+
+	ts = ctx_timestamp(sdev, ctx);
+	usage->cycles[ctx->engine_class] += (u32)(ts - ctx->last_ts);
+	ctx->last_ts = ts;
+}
+
+/**
+ * simgpu_ctx_fold - add a context's engine time to its client's totals
+ * @sdev: the device
+ * @ctx: the context
+ *
+ * Safe from any context, hard interrupts included; never sleeps.
+ */
+void simgpu_ctx_fold(struct simgpu_device *sdev, struct simgpu_ctx *ctx)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&ctx->usage->lock, flags);
+	ctx_fold_locked(sdev, ctx);
+	spin_unlock_irqrestore(&ctx->usage->lock, flags);
+}
+
+/**
+ * simgpu_client_usage_create - allocate a client's usage accumulators
+ *
+ * Returns: the accumulators with one reference, or NULL.
+ */
+struct simgpu_client_usage *simgpu_client_usage_create(void)
+{
+	struct simgpu_client_usage *usage;
+
+	usage = kzalloc(sizeof(*usage), GFP_KERNEL);
+	if (!usage)
+		return NULL;
+
+	kref_init(&usage->ref);
+	spin_lock_init(&usage->lock);
+	return usage;
+}
+
+static void client_usage_release(struct kref *ref)
+{
+	struct simgpu_client_usage *usage =
+		container_of(ref, struct simgpu_client_usage, ref);
+
+	/* The fold worker may still look at it under RCU. */
+	kfree_rcu(usage, rcu);
+}
+
+/**
+ * simgpu_client_usage_put - drop a reference to a client's accumulators
+ * @usage: the accumulators
+ */
+void simgpu_client_usage_put(struct simgpu_client_usage *usage)
+{
+	kref_put(&usage->ref, client_usage_release);
+}
+
+/**
+ * simgpu_ctx_create - create a hardware context for a client
+ * @sdev: the device
+ * @usage: the client's accumulators, which the context references
+ * @engine_class: the class of engines the context will run on
+ *
+ * Allocates the context image and the id the hardware knows it by.
+ *
+ * Returns: the new context or an ERR_PTR().
+ */
+struct simgpu_ctx *simgpu_ctx_create(struct simgpu_device *sdev,
+				     struct simgpu_client_usage *usage,
+				     unsigned int engine_class)
+{
+	struct simgpu_ctx *ctx;
+	int ret;
+
+	ctx = kzalloc(struct_size(ctx, image, CTX_IMG_SIZE / 4), GFP_KERNEL);
+	if (!ctx)
+		return ERR_PTR(-ENOMEM);
+
+	ctx->engine_class = engine_class;
+	ctx->usage = usage;
+	ret = xa_alloc_irq(&sdev->ctxs.xa, &ctx->id, ctx, xa_limit_32b,
+			   GFP_KERNEL);
+	if (ret) {
+		kfree(ctx);
+		return ERR_PTR(ret);
+	}
+	kref_get(&usage->ref);
+	img_write(ctx, CTX_IMG_ID, ctx->id);
+
+	return ctx;
+}
+
+/**
+ * simgpu_ctx_destroy - account a context's last time and free it
+ * @sdev: the device
+ * @ctx: the context, which the hardware must no longer use
+ */
+void simgpu_ctx_destroy(struct simgpu_device *sdev, struct simgpu_ctx *ctx)
+{
+	struct simgpu_client_usage *usage = ctx->usage;
+	unsigned long flags;
+
+	spin_lock_irqsave(&usage->lock, flags);
+	ctx_fold_locked(sdev, ctx);
+	ctx->dead = true;
+	spin_unlock_irqrestore(&usage->lock, flags);
+
+	xa_erase_irq(&sdev->ctxs.xa, ctx->id);
+	simgpu_client_usage_put(usage);
+	kfree_rcu(ctx, rcu);
+}
+
+/**
+ * simgpu_ctx_image_addr - the address the hardware knows the image by
+ * @ctx: the context
+ *
+ * Returns: the physical address of the context image.
+ */
+u64 simgpu_ctx_image_addr(const struct simgpu_ctx *ctx)
+{
+	return virt_to_phys(ctx->image);
+}
+
+/**
+ * simgpu_ctx_seqno - the seqno of the context's last completed batch
+ * @ctx: the context
+ *
+ * Returns: CTX_IMG_SEQNO as last written by the hardware.
+ */
+u32 simgpu_ctx_seqno(const struct simgpu_ctx *ctx)
+{
+	return img_read(ctx, CTX_IMG_SEQNO);
+}
+
+/*
+ * Fold the context resident on each engine. Called with usage->lock of
+ * @only held to fold just that client's contexts, or with @only NULL from
+ * the worker to fold everyone's.
+ */
+static void fold_resident(struct simgpu_device *sdev,
+			  struct simgpu_client_usage *only)
+{
+	struct simgpu_ctx_mgr *mgr = &sdev->ctxs;
+	unsigned int e;
+
+	rcu_read_lock();
+	for_each_set_bit(e, mgr->engines, SIMGPU_MAX_ENGINES) {
+		u32 id = simgpu_read32(sdev, SIMGPU_ENGINE_BASE(e) +
+				       RING_CURRENT_CTX);
+		struct simgpu_ctx *ctx;
+
+		if (!id)
+			continue;
+		ctx = xa_load(&mgr->xa, id);
+		if (!ctx)
+			continue;
+		if (!only)
+			simgpu_ctx_fold(sdev, ctx);
+		else if (ctx->usage == only)
+			ctx_fold_locked(sdev, ctx);
+	}
+	rcu_read_unlock();
+}
+
+static void fold_work(struct work_struct *work)
+{
+	struct simgpu_ctx_mgr *mgr =
+		container_of(work, struct simgpu_ctx_mgr, fold_work.work);
+	struct simgpu_device *sdev = container_of(mgr, struct simgpu_device,
+						  ctxs);
+
+	fold_resident(sdev, NULL);
+	schedule_delayed_work(&mgr->fold_work, mgr->fold_period);
+}
+
+static u64 read_ring_timestamp(struct simgpu_device *sdev, unsigned int e)
+{
+	u32 base = SIMGPU_ENGINE_BASE(e), hi, lo, old;
+
+	hi = simgpu_read32(sdev, base + RING_TIMESTAMP_HI);
+	do {
+		old = hi;
+		lo = simgpu_read32(sdev, base + RING_TIMESTAMP_LO);
+		hi = simgpu_read32(sdev, base + RING_TIMESTAMP_HI);
+	} while (hi != old);
+
+	return (u64)hi << 32 | lo;
+}
+
+/**
+ * simgpu_ctx_sample - sample a client's engine time
+ * @sdev: the device
+ * @usage: the client's accumulators
+ * @cycles: filled with the ticks per engine class
+ *
+ * Folds the client's resident contexts, then reads RING_TIMESTAMP right
+ * away, with interrupts off, so that the two are as close in time as the
+ * hardware allows and utilisation never exceeds 100 %.
+ *
+ * Returns: RING_TIMESTAMP, the GPU's total ticks.
+ */
+u64 simgpu_ctx_sample(struct simgpu_device *sdev,
+		      struct simgpu_client_usage *usage,
+		      u64 cycles[DRM_SIMGPU_ENGINE_CLASS_COUNT])
+{
+	unsigned int first = find_first_bit(sdev->ctxs.engines,
+					    SIMGPU_MAX_ENGINES);
+	unsigned long flags;
+	u64 total;
+
+	spin_lock_irqsave(&usage->lock, flags);
+	fold_resident(sdev, usage);
+	memcpy(cycles, usage->cycles, sizeof(usage->cycles));
+	total = read_ring_timestamp(sdev, first);
+	spin_unlock_irqrestore(&usage->lock, flags);
+
+	return total;
+}
+
+static void ctx_mgr_fini(struct drm_device *drm, void *arg)
+{
+	struct simgpu_ctx_mgr *mgr = arg;
+
+	cancel_delayed_work_sync(&mgr->fold_work);
+	drm_WARN_ON(drm, !xa_empty(&mgr->xa));
+	xa_destroy(&mgr->xa);
+}
+
+/**
+ * simgpu_ctx_init_device - set up context management of a device
+ * @sdev: the device, whose hardware is ready
+ *
+ * Returns: 0 or a negative error code.
+ */
+int simgpu_ctx_init_device(struct simgpu_device *sdev)
+{
+	struct simgpu_ctx_mgr *mgr = &sdev->ctxs;
+	unsigned int class, inst;
+	u64 period_ns;
+
+	xa_init_flags(&mgr->xa, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
+	INIT_DELAYED_WORK(&mgr->fold_work, fold_work);
+
+	for (class = 0; class < DRM_SIMGPU_ENGINE_CLASS_COUNT; class++) {
+		u32 fuse = simgpu_read32(sdev, SIMGPU_REG_ENGINE_FUSE(class));
+
+		for (inst = 0; inst < SIMGPU_MAX_INSTANCES; inst++) {
+			if (!(fuse & BIT(inst)))
+				continue;
+			set_bit(SIMGPU_HW_ENGINE_ID(class, inst), mgr->engines);
+			mgr->engines_per_class[class]++;
+		}
+	}
+	if (bitmap_empty(mgr->engines, SIMGPU_MAX_ENGINES) || !sdev->refclk_hz) {
+		drm_err(&sdev->drm, "no engines or no reference clock\n");
+		return -ENODEV;
+	}
+
+	/* Fold at least every 2^31 ticks, and at least once a second. */
+	period_ns = div_u64((u64)NSEC_PER_SEC << 31, sdev->refclk_hz);
+	mgr->fold_period = max(1UL, nsecs_to_jiffies(min_t(u64, period_ns,
+							    NSEC_PER_SEC)));
+	schedule_delayed_work(&mgr->fold_work, mgr->fold_period);
+
+	return drmm_add_action_or_reset(&sdev->drm, ctx_mgr_fini, mgr);
+}

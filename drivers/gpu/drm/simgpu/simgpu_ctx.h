@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (c) 2026 The simgpu authors
+ */
+#ifndef _SIMGPU_CTX_H_
+#define _SIMGPU_CTX_H_
+
+#include <linux/bitmap.h>
+#include <linux/kref.h>
+#include <linux/rcupdate.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/workqueue.h>
+#include <linux/xarray.h>
+
+#include <uapi/drm/simgpu_drm.h>
+
+#include "simgpu_regs.h"
+
+struct simgpu_device;
+
+/**
+ * struct simgpu_client_usage - engine time of one client
+ * @ref: held by the client's drm_file and by each of its contexts, which
+ *	may outlive the file while the hardware finishes their jobs
+ * @lock: serialises folds; taken from hard interrupt context
+ * @cycles: CTX_TIMESTAMP ticks accumulated per engine class, protected by
+ *	@lock; only ever grows
+ * @rcu: frees the accumulators after lockless readers are done with them
+ */
+struct simgpu_client_usage {
+	struct kref ref;
+	spinlock_t lock;
+	u64 cycles[DRM_SIMGPU_ENGINE_CLASS_COUNT];
+	struct rcu_head rcu;
+};
+
+/**
+ * struct simgpu_ctx - a hardware context and its engine-time accounting
+ * @id: CTX_IMG_ID, the hardware's name of the context; key of the
+ *	device's context xarray
+ * @engine_class: class of the engines the context runs on
+ * @usage: the owning client's accumulators
+ * @last_ts: CTX_TIMESTAMP value already added to @usage, protected by
+ *	@usage->lock
+ * @dead: set under @usage->lock once the final fold is done
+ * @rcu: frees the context after lockless readers are done with it
+ * @image: the context image the hardware loads and saves (CTX_IMG_*)
+ */
+struct simgpu_ctx {
+	u32 id;
+	u8 engine_class;
+	struct simgpu_client_usage *usage;
+	u32 last_ts;
+	bool dead;
+	struct rcu_head rcu;
+	__le32 image[] __aligned(64);
+};
+
+struct simgpu_client_usage *simgpu_client_usage_create(void);
+void simgpu_client_usage_put(struct simgpu_client_usage *usage);
+
+/**
+ * struct simgpu_ctx_mgr - the device's contexts
+ * @xa: &struct simgpu_ctx by id; lookups under RCU, stores irq-safe
+ * @fold_work: folds the resident contexts often enough that no 32-bit
+ *	CTX_TIMESTAMP can wrap between two folds
+ * @fold_period: jiffies between two runs of @fold_work
+ * @engines: hardware ids of the engines present, read from the fuses
+ * @engines_per_class: number of engines of each class
+ */
+struct simgpu_ctx_mgr {
+	struct xarray xa;
+	struct delayed_work fold_work;
+	unsigned long fold_period;
+	DECLARE_BITMAP(engines, SIMGPU_MAX_ENGINES);
+	u8 engines_per_class[DRM_SIMGPU_ENGINE_CLASS_COUNT];
+};
+
+struct simgpu_ctx *simgpu_ctx_create(struct simgpu_device *sdev,
+				     struct simgpu_client_usage *usage,
+				     unsigned int engine_class);
+void simgpu_ctx_fold(struct simgpu_device *sdev, struct simgpu_ctx *ctx);
+void simgpu_ctx_destroy(struct simgpu_device *sdev, struct simgpu_ctx *ctx);
+u64 simgpu_ctx_image_addr(const struct simgpu_ctx *ctx);
+u32 simgpu_ctx_seqno(const struct simgpu_ctx *ctx);
+
+u64 simgpu_ctx_sample(struct simgpu_device *sdev,
+		      struct simgpu_client_usage *usage,
+		      u64 cycles[DRM_SIMGPU_ENGINE_CLASS_COUNT]);
+
+int simgpu_ctx_init_device(struct simgpu_device *sdev);
+
+#endif /* _SIMGPU_CTX_H_ */

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (c) 2026 The simgpu authors
+ */
+#ifndef _SIMGPU_DRV_H_
+#define _SIMGPU_DRV_H_
+
+#include <linux/atomic.h>
+#include <linux/mutex.h>
+#include <linux/xarray.h>
+
+#include <drm/drm_device.h>
+#include <drm/drm_file.h>
+
+#include <uapi/drm/simgpu_drm.h>
+
+#include "simgpu_ctx.h"
+#include "simgpu_hw.h"
+
+#define DRIVER_NAME	"simgpu"
+#define DRIVER_DESC	"Simulated GPU"
+#define DRIVER_DATE	"20261122"
+#define DRIVER_MAJOR	1
+#define DRIVER_MINOR	0
+
+/*
+ * Longest job: END plus as many WRITE32 commands (4 words each) as fit in
+ * SIMGPU_BATCH_MAX_WORDS.
+ */
+#define SIMGPU_MAX_CMDS		((SIMGPU_BATCH_MAX_WORDS - 1) / 4)
+
+struct platform_device;
+struct simgpu_engine;
+
+/**
+ * struct simgpu_device - the driver's view of one simulated GPU
+ * @drm: the DRM device
+ * @platform: the platform device created at module load, NULL for devices
+ *	created by tests
+ * @hw: the device model, reached through simgpu_read32()/simgpu_write32()
+ * @refclk_hz: reference clock frequency, read from the device at probe
+ * @ctxs: the hardware contexts and their engine-time accounting
+ * @num_engines: number of entries in @engines
+ * @engines: the engines present, ordered by class then instance. The engine
+ *	set is fixed at probe; fdinfo walks it without locking.
+ * @engine_by_hw_id: the same engines indexed by SIMGPU_HW_ENGINE_ID(), NULL
+ *	for absent ones
+ * @engines_per_class: number of engines of each &enum drm_simgpu_engine_class
+ * @vram_size: size of the local memory (VRAM0) in bytes, read at probe
+ * @vram_used: bytes of VRAM0 allocated to buffer objects; only changed
+ *	with atomic64 cmpxchg so it never exceeds @vram_size
+ * @sys_used: bytes of system memory allocated to buffer objects
+ * @purge_lock: protects @purge_list
+ * @purge_list: system buffers marked DONTNEED that still have pages,
+ *	&simgpu_bo.purge_link, protected by @purge_lock
+ * @shrinker: purges the buffers of @purge_list under memory pressure
+ * @job_timeout_ms: how long a job may run without progress before its
+ *	engine is reset
+ */
+struct simgpu_device {
+	struct drm_device drm;
+	struct platform_device *platform;
+	struct simgpu_hw *hw;
+	u32 refclk_hz;
+
+	struct simgpu_ctx_mgr ctxs;
+
+	unsigned int num_engines;
+	struct simgpu_engine *engines[SIMGPU_MAX_ENGINES];
+	struct simgpu_engine *engine_by_hw_id[SIMGPU_MAX_ENGINES];
+	u8 engines_per_class[DRM_SIMGPU_ENGINE_CLASS_COUNT];
+
+	u64 vram_size;
+	atomic64_t vram_used;
+	atomic64_t sys_used;
+
+	struct mutex purge_lock;
+	struct list_head purge_list;
+	struct shrinker *shrinker;
+
+	unsigned int job_timeout_ms;
+};
+
+/**
+ * struct simgpu_file - per-client state, the &drm_file.driver_priv
+ * @sdev: the device
+ * @usage: the engine time of the client's contexts, shared with them
+ * @queues: the client's &struct simgpu_queue by id; the xarray's lock
+ *	serialises lookups against removal
+ */
+struct simgpu_file {
+	struct simgpu_device *sdev;
+	struct simgpu_client_usage *usage;
+	struct xarray queues;
+};
+
+static inline struct simgpu_device *to_simgpu_device(struct drm_device *drm)
+{
+	return container_of(drm, struct simgpu_device, drm);
+}
+
+static inline struct simgpu_file *to_simgpu_file(struct drm_file *f)
+{
+	return f->driver_priv;
+}
+
+static inline u32 simgpu_read32(struct simgpu_device *sdev, u32 reg)
+{
+	return simgpu_hw_read32(sdev->hw, reg);
+}
+
+static inline void simgpu_write32(struct simgpu_device *sdev, u32 reg, u32 val)
+{
+	simgpu_hw_write32(sdev->hw, reg, val);
+}
+
+struct simgpu_device *simgpu_device_create(struct device *parent,
+					   const struct simgpu_hw_config *cfg);
+
+void simgpu_show_fdinfo(struct drm_printer *p, struct drm_file *file);
+
+int simgpu_ioctl_query(struct drm_device *drm, void *data,
+		       struct drm_file *file);
+
+#endif /* _SIMGPU_DRV_H_ */

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (c) 2026 The simgpu authors
+ */
+#ifndef _SIMGPU_REGS_H_
+#define _SIMGPU_REGS_H_
+
+#include <linux/bits.h>
+
+/*
+ * Register map of the simulated GPU. All registers are 32 bits wide and
+ * addressed by byte offset into the MMIO block. Reads of unknown offsets
+ * return 0, writes to them are ignored.
+ */
+
+/* Global registers */
+#define SIMGPU_REG_ID			0x0000	/* RO: SIMGPU_ID_MAGIC */
+#define   SIMGPU_ID_MAGIC		0x53474d31	/* "SGM1" */
+#define SIMGPU_REG_REFCLK_HZ		0x0004	/* RO: reference clock in Hz */
+#define SIMGPU_REG_ENGINE_FUSE(class)	(0x0010 + 4 * (class))
+						/* RO: bit i = instance i present */
+#define SIMGPU_REG_VRAM_SIZE_LO		0x0030	/* RO: local memory size */
+#define SIMGPU_REG_VRAM_SIZE_HI		0x0034
+#define SIMGPU_REG_IRQ_STATUS		0x0040	/* RO: bit e = engine e pending */
+#define SIMGPU_REG_IRQ_ENABLE		0x0044	/* RW: master interrupt enable */
+#define SIMGPU_REG_IRQ_STATUS_HI	0x0048	/* RO: bit e - 32 = engine e pending */
+
+#define SIMGPU_MAX_CLASSES		5
+#define SIMGPU_MAX_INSTANCES		8
+#define SIMGPU_MAX_ENGINES		(SIMGPU_MAX_CLASSES * SIMGPU_MAX_INSTANCES)
+
+/* Hardware engine id of an engine, the index of its register block */
+#define SIMGPU_HW_ENGINE_ID(class, inst) ((class) * SIMGPU_MAX_INSTANCES + (inst))
+
+/* Per-engine register blocks */
+#define SIMGPU_ENGINE_BASE(id)		(0x1000 + 0x100 * (id))
+#define SIMGPU_MMIO_SIZE		SIMGPU_ENGINE_BASE(SIMGPU_MAX_ENGINES)
+
+/*
+ * RING_TIMESTAMP: free-running 64-bit counter at the reference clock, read
+ * as two halves. The halves are not latched: the upper half can change
+ * between the two reads, software must read HI, LO, HI and retry if HI
+ * changed.
+ */
+#define RING_TIMESTAMP_LO		0x00	/* RO */
+#define RING_TIMESTAMP_HI		0x04	/* RO */
+/*
+ * RING_CTX_TIMESTAMP: 32-bit, wrapping. Counts reference clock ticks while a
+ * context is resident on the engine. Loaded from the context image on
+ * switch-in, stored back on switch-out.
+ */
+#define RING_CTX_TIMESTAMP		0x08	/* RO */
+#define RING_CURRENT_CTX		0x0c	/* RO: CTX_IMG_ID resident, 0 = none */
+/* Submission port: write the descriptor, then SUBMIT to latch it */
+#define RING_SUBMIT_CTX_LO		0x10	/* context image address */
+#define RING_SUBMIT_CTX_HI		0x14
+#define RING_SUBMIT_BATCH_LO		0x18	/* batch buffer address */
+#define RING_SUBMIT_BATCH_HI		0x1c
+#define RING_SUBMIT_SEQNO		0x20	/* written to CTX_IMG_SEQNO on completion */
+#define RING_SUBMIT			0x24	/* WO: write 1 to queue the descriptor */
+#define RING_SUBMIT_FREE		0x28	/* RO: free slots in the submit FIFO */
+#define RING_RESET			0x2c	/* WO: write 1 to reset the engine */
+#define RING_STATUS			0x30	/* RO */
+#define   RING_STATUS_BUSY		BIT(0)	/* a context is resident */
+#define   RING_STATUS_HUNG		BIT(1)	/* executing a HANG command */
+#define   RING_STATUS_ERROR		BIT(2)	/* halted on a bad command or address */
+#define RING_IRQ_REASON			0x34	/* RW1C */
+#define   RING_IRQ_COMPLETE		BIT(0)	/* a batch completed */
+#define   RING_IRQ_CTX_SWITCH		BIT(1)	/* a context was switched out */
+#define   RING_IRQ_RESET_DONE		BIT(2)	/* a reset completed */
+#define   RING_IRQ_ERROR		BIT(3)	/* engine halted, or submit dropped */
+#define RING_SUBMIT_FIFO_DEPTH		64
+
+/*
+ * Context image: CTX_IMG_SIZE bytes of memory owned by the driver, little
+ * endian 32-bit fields. The driver initialises it (ID, TIMESTAMP = 0) before
+ * the first submission and must not write it while the context is in use.
+ */
+#define CTX_IMG_ID			0x00	/* driver: non-zero context id */
+#define CTX_IMG_TIMESTAMP		0x04	/* hw: CTX_TIMESTAMP at last switch-out */
+#define CTX_IMG_STATUS			0x08	/* hw */
+#define   CTX_IMG_STATUS_RESIDENT	BIT(0)	/* TIMESTAMP is stale, read the engine */
+#define   CTX_IMG_STATUS_ENGINE_SHIFT	8	/* hw engine id while resident */
+#define   CTX_IMG_STATUS_ENGINE_MASK	(0xff << CTX_IMG_STATUS_ENGINE_SHIFT)
+#define CTX_IMG_SWITCH_COUNT		0x0c	/* hw: +1 on every switch-in and -out */
+#define CTX_IMG_SEQNO			0x10	/* hw: seqno of last completed batch */
+#define CTX_IMG_SIZE			0x40
+
+/*
+ * Batch buffer: a stream of 32-bit words in memory. Each command is one
+ * opcode word followed by its operands.
+ */
+#define SIMGPU_CMD_END			0x00	/* end of batch */
+#define SIMGPU_CMD_BUSY			0x01	/* +2 words: ns lo, hi */
+#define SIMGPU_CMD_HANG			0x02	/* never completes */
+#define SIMGPU_CMD_WRITE32		0x03	/* +3 words: addr lo, hi, value */
+#define SIMGPU_BATCH_MAX_WORDS		1024
+
+/*
+ * Addresses in descriptors and commands are CPU physical addresses of RAM,
+ * 4-byte aligned. A descriptor with a bad context image address, or sent
+ * while the submit FIFO is full, is dropped with RING_IRQ_ERROR. A batch at
+ * a bad address, an unknown opcode, a WRITE32 to a bad address or a batch
+ * running past SIMGPU_BATCH_MAX_WORDS halt the engine like HANG, with
+ * RING_STATUS_ERROR and RING_IRQ_ERROR: the context stays resident, the
+ * seqno is not written, RING_RESET recovers.
+ */
+
+#endif /* _SIMGPU_REGS_H_ */
