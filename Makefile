@@ -30,12 +30,12 @@ VMLINUX		:= $(UML_OUT)/linux
 
 HOST_PKGS	:= build-essential bc bison flex libelf-dev libssl-dev \
 		   libncurses-dev pkg-config python3 git patch sparse \
-		   coccinelle perl valgrind
+		   coccinelle perl valgrind rsync
 
 export REPO BUILD SRC UML_OUT KUNIT_OUT BIN JOBS KERNEL_SRC VMLINUX
 
 .PHONY: all run check vm-run kernel src deps base tools series series-check \
-	bench kunit clean distclean help
+	bench kunit headers clean distclean help
 
 all: kernel tools
 
@@ -107,13 +107,18 @@ kernel: src $(UML_OUT)/.config
 USER_DIRS	:= tools/gpu/drmtop tools/gpu/simgpu-load \
 		   tools/testing/selftests/drivers/gpu/simgpu
 
-tools: $(BIN)/vm-poweroff
+# The uAPI headers of the overlaid tree, for userspace (kselftest style).
+HDR		:= $(BUILD)/hdr/usr/include
+
+tools: $(BIN)/vm-poweroff headers
 	@for d in $(USER_DIRS); do \
 		[ ! -f $(REPO)/$$d/Makefile ] || \
 		$(MAKE) -s -C $(REPO)/$$d OUTPUT=$(BIN)/ \
-			KHDR_INCLUDES="-I$(REPO)/include/uapi -I/usr/include/drm" \
-			|| exit 1; \
+			KHDR_INCLUDES="-isystem $(HDR)" || exit 1; \
 	done
+
+headers: src
+	@$(MAKE) -s -C $(SRC) O=$(BUILD)/hdr ARCH=x86 headers_install
 
 $(BIN)/vm-poweroff: $(REPO)/devtools/poweroff.c
 	@mkdir -p $(BIN)

@@ -309,6 +309,22 @@ u64 simgpu_ctx_sample(struct simgpu_device *sdev,
 	return total;
 }
 
+/**
+ * simgpu_ctx_fold_period - how often resident contexts must be folded
+ * @refclk_hz: the reference clock
+ *
+ * Returns: a period in jiffies, at most a second, short enough that a
+ * context resident all along advances its 32-bit CTX_TIMESTAMP by less
+ * than 2^31 ticks between two folds, even if the work runs a jiffy late.
+ */
+unsigned long simgpu_ctx_fold_period(u32 refclk_hz)
+{
+	u64 period_ns = div_u64((u64)NSEC_PER_SEC << 31, refclk_hz);
+
+	period_ns = min_t(u64, period_ns, NSEC_PER_SEC);
+	return max(1UL, nsecs_to_jiffies(period_ns) - 1);
+}
+
 static void ctx_mgr_fini(struct drm_device *drm, void *arg)
 {
 	struct simgpu_ctx_mgr *mgr = arg;
@@ -328,7 +344,6 @@ int simgpu_ctx_init_device(struct simgpu_device *sdev)
 {
 	struct simgpu_ctx_mgr *mgr = &sdev->ctxs;
 	unsigned int class, inst;
-	u64 period_ns;
 
 	xa_init_flags(&mgr->xa, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
 	INIT_DELAYED_WORK(&mgr->fold_work, fold_work);
@@ -348,10 +363,7 @@ int simgpu_ctx_init_device(struct simgpu_device *sdev)
 		return -ENODEV;
 	}
 
-	/* Fold at least every 2^31 ticks, and at least once a second. */
-	period_ns = div_u64((u64)NSEC_PER_SEC << 31, sdev->refclk_hz);
-	mgr->fold_period = max(1UL, nsecs_to_jiffies(min_t(u64, period_ns,
-							    NSEC_PER_SEC)));
+	mgr->fold_period = simgpu_ctx_fold_period(sdev->refclk_hz);
 	schedule_delayed_work(&mgr->fold_work, mgr->fold_period);
 
 	return drmm_add_action_or_reset(&sdev->drm, ctx_mgr_fini, mgr);

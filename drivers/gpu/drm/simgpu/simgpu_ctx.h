@@ -89,6 +89,7 @@ u64 simgpu_ctx_sample(struct simgpu_device *sdev,
 		      struct simgpu_client_usage *usage,
 		      u64 cycles[DRM_SIMGPU_ENGINE_CLASS_COUNT]);
 
+unsigned long simgpu_ctx_fold_period(u32 refclk_hz);
 int simgpu_ctx_init_device(struct simgpu_device *sdev);
 
 #endif /* _SIMGPU_CTX_H_ */

@@ -2,6 +2,10 @@
 /*
  * KUnit tests of simgpu's fdinfo usage statistics.
  *
+ * The device runs on a fake clock that the tests move by hand, and work is
+ * submitted straight to the hardware's submission port, so every count is
+ * exact and known in advance.
+ *
  * Copyright (c) 2026 The simgpu authors
  */
 
@@ -13,29 +17,48 @@
 #include <drm/drm_file.h>
 #include <drm/drm_kunit_helpers.h>
 
+#include "../simgpu_ctx.h"
 #include "../simgpu_drv.h"
 
 #define FDINFO_BUF_SIZE	4096
+#define RCS		DRM_SIMGPU_ENGINE_CLASS_RENDER
+#define CCS		DRM_SIMGPU_ENGINE_CLASS_COMPUTE
 
 struct fdinfo_test {
 	struct simgpu_device *sdev;
+	u64 now_ns;		/* the fake clock */
+	u32 seqno;
 	char *buf;
 };
 
-static int fdinfo_test_init(struct kunit *test)
+static u64 fake_clock(void *data)
 {
-	struct simgpu_hw_config cfg = {
-		.refclk_hz = 19200000,
-		.instances = { 1, 1, 2, 1, 4 },
-		.vram_size = SZ_16M,
-	};
+	struct fdinfo_test *ft = data;
+
+	return READ_ONCE(ft->now_ns);
+}
+
+static void clock_set(struct fdinfo_test *ft, u64 ns)
+{
+	WRITE_ONCE(ft->now_ns, ns);
+}
+
+static struct fdinfo_test *fdinfo_test_setup(struct kunit *test, u32 refclk)
+{
 	struct fdinfo_test *ft;
 	struct device *dev;
+	struct simgpu_hw_config cfg = {
+		.refclk_hz = refclk,
+		.instances = { 1, 1, 2, 1, 4 },
+		.vram_size = SZ_16M,
+		.now_ns = fake_clock,
+	};
 
 	ft = kunit_kzalloc(test, sizeof(*ft), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, ft);
 	ft->buf = kunit_kzalloc(test, FDINFO_BUF_SIZE, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, ft->buf);
+	cfg.clock_data = ft;
 
 	dev = drm_kunit_helper_alloc_device(test);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, dev);
@@ -44,6 +67,12 @@ static int fdinfo_test_init(struct kunit *test)
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ft->sdev);
 
 	test->priv = ft;
+	return ft;
+}
+
+static int fdinfo_test_init(struct kunit *test)
+{
+	fdinfo_test_setup(test, 19200000);
 	return 0;
 }
 
@@ -55,6 +84,11 @@ static struct file *fdinfo_open(struct kunit *test)
 	file = mock_drm_getfile(ft->sdev->drm.primary, O_RDWR);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, file);
 	return file;
+}
+
+static struct simgpu_client_usage *file_usage(struct file *file)
+{
+	return to_simgpu_file(file->private_data)->usage;
 }
 
 /* Run the fdinfo callback as procfs does, into a seq_file over ft->buf. */
@@ -70,27 +104,303 @@ static const char *fdinfo_read(struct kunit *test, struct file *file)
 	drm_show_fdinfo(&m, file);
 	KUNIT_ASSERT_FALSE_MSG(test, seq_has_overflowed(&m),
 			       "fdinfo larger than %d bytes", FDINFO_BUF_SIZE);
+	KUNIT_ASSERT_LT(test, m.count, FDINFO_BUF_SIZE);
 	ft->buf[m.count] = '\0';
 	return ft->buf;
 }
 
-static void fdinfo_test_common_keys(struct kunit *test)
+/* The value of "key:\t<value>" in fdinfo output, as a number. */
+static u64 fdinfo_value(struct kunit *test, const char *out, const char *key)
 {
+	char pattern[64];
+	const char *line;
+	u64 val = 0;
+	char num[24];
+	size_t len;
+
+	snprintf(pattern, sizeof(pattern), "%s:\t", key);
+	line = strstr(out, pattern);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, line, "no %s in:\n%s", key, out);
+	if (line != out)
+		KUNIT_ASSERT_EQ(test, line[-1], '\n');
+	line += strlen(pattern);
+	len = strcspn(line, " \n");
+	KUNIT_ASSERT_LT(test, len, sizeof(num));
+	memcpy(num, line, len);
+	num[len] = '\0';
+	KUNIT_ASSERT_EQ(test, kstrtou64(num, 10, &val), 0);
+	return val;
+}
+
+/*
+ * Queue "busy for @ns" on an engine straight through the submission port.
+ * The batch lives until the test ends, by when the hardware is done.
+ */
+static void submit_busy(struct kunit *test, struct simgpu_ctx *ctx,
+			unsigned int class, unsigned int inst, u64 ns)
+{
+	struct fdinfo_test *ft = test->priv;
+	u32 base = SIMGPU_ENGINE_BASE(SIMGPU_HW_ENGINE_ID(class, inst));
+	u64 ctx_addr = simgpu_ctx_image_addr(ctx);
+	__le32 *batch;
+	u64 addr;
+
+	batch = kunit_kzalloc(test, 4 * sizeof(*batch), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, batch);
+	batch[0] = cpu_to_le32(SIMGPU_CMD_BUSY);
+	batch[1] = cpu_to_le32(lower_32_bits(ns));
+	batch[2] = cpu_to_le32(upper_32_bits(ns));
+	batch[3] = cpu_to_le32(SIMGPU_CMD_END);
+	addr = virt_to_phys(batch);
+
+	KUNIT_ASSERT_GT(test, simgpu_read32(ft->sdev, base + RING_SUBMIT_FREE), 0);
+	simgpu_write32(ft->sdev, base + RING_SUBMIT_CTX_LO, lower_32_bits(ctx_addr));
+	simgpu_write32(ft->sdev, base + RING_SUBMIT_CTX_HI, upper_32_bits(ctx_addr));
+	simgpu_write32(ft->sdev, base + RING_SUBMIT_BATCH_LO, lower_32_bits(addr));
+	simgpu_write32(ft->sdev, base + RING_SUBMIT_BATCH_HI, upper_32_bits(addr));
+	simgpu_write32(ft->sdev, base + RING_SUBMIT_SEQNO, ++ft->seqno);
+	simgpu_write32(ft->sdev, base + RING_SUBMIT, 1);
+}
+
+static struct simgpu_ctx *ctx_create(struct kunit *test, struct file *file,
+				     unsigned int class)
+{
+	struct fdinfo_test *ft = test->priv;
+	struct simgpu_ctx *ctx;
+
+	ctx = simgpu_ctx_create(ft->sdev, file_usage(file), class);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx);
+	return ctx;
+}
+
+static u64 ticks(struct fdinfo_test *ft, u64 ns)
+{
+	return mul_u64_u32_div(ns, ft->sdev->refclk_hz, NSEC_PER_SEC);
+}
+
+static void fdinfo_test_idle_output(struct kunit *test)
+{
+	struct fdinfo_test *ft = test->priv;
 	struct file *file = fdinfo_open(test);
 	struct drm_file *dfile = file->private_data;
-	const char *out = fdinfo_read(test, file);
-	char line[64];
+	const char *out;
+	char *expect;
+	u64 t;
 
-	KUNIT_EXPECT_TRUE(test, str_has_prefix(out, "drm-driver:\tsimgpu\n"));
-	snprintf(line, sizeof(line), "\ndrm-client-id:\t%llu\n",
-		 dfile->client_id);
-	KUNIT_EXPECT_NOT_NULL(test, strstr(out, line));
+	clock_set(ft, 2 * NSEC_PER_SEC);
+	t = ticks(ft, 2 * NSEC_PER_SEC);
+	expect = kunit_kasprintf(test, GFP_KERNEL,
+				 "drm-driver:\tsimgpu\n"
+				 "drm-client-id:\t%llu\n"
+				 "drm-engine-rcs:\t0 ns\n"
+				 "drm-cycles-rcs:\t0\n"
+				 "drm-total-cycles-rcs:\t%llu\n"
+				 "drm-engine-bcs:\t0 ns\n"
+				 "drm-cycles-bcs:\t0\n"
+				 "drm-total-cycles-bcs:\t%llu\n"
+				 "drm-engine-vcs:\t0 ns\n"
+				 "drm-cycles-vcs:\t0\n"
+				 "drm-total-cycles-vcs:\t%llu\n"
+				 "drm-engine-capacity-vcs:\t2\n"
+				 "drm-engine-vecs:\t0 ns\n"
+				 "drm-cycles-vecs:\t0\n"
+				 "drm-total-cycles-vecs:\t%llu\n"
+				 "drm-engine-ccs:\t0 ns\n"
+				 "drm-cycles-ccs:\t0\n"
+				 "drm-total-cycles-ccs:\t%llu\n"
+				 "drm-engine-capacity-ccs:\t4\n"
+				 "drm-total-memory:\t0\n"
+				 "drm-shared-memory:\t0\n"
+				 "drm-active-memory:\t0\n"
+				 "drm-resident-memory:\t0\n"
+				 "drm-purgeable-memory:\t0\n"
+				 "drm-total-vram0:\t0\n"
+				 "drm-shared-vram0:\t0\n"
+				 "drm-active-vram0:\t0\n"
+				 "drm-resident-vram0:\t0\n",
+				 dfile->client_id, t, t, t, t, t);
+	KUNIT_ASSERT_NOT_NULL(test, expect);
+
+	out = fdinfo_read(test, file);
+	KUNIT_EXPECT_STREQ(test, out, expect);
+
+	/* Reading again (seq_file retries on overflow) changes nothing. */
+	out = fdinfo_read(test, file);
+	KUNIT_EXPECT_STREQ(test, out, expect);
 
 	fput(file);
 }
 
+/* A running job's time shows while it runs, at 100 % in every window. */
+static void fdinfo_test_running_context(struct kunit *test)
+{
+	struct fdinfo_test *ft = test->priv;
+	struct file *file = fdinfo_open(test);
+	struct simgpu_ctx *ctx = ctx_create(test, file, RCS);
+	u64 cycles = 0, total, prev_cycles, prev_total;
+	unsigned int i;
+
+	clock_set(ft, NSEC_PER_SEC);
+	submit_busy(test, ctx, RCS, 0, 3 * NSEC_PER_SEC);
+	prev_cycles = fdinfo_value(test, fdinfo_read(test, file), "drm-cycles-rcs");
+	prev_total = fdinfo_value(test, ft->buf, "drm-total-cycles-rcs");
+	KUNIT_EXPECT_EQ(test, prev_cycles, 0);
+
+	for (i = 1; i <= 6; i++) {
+		clock_set(ft, NSEC_PER_SEC + i * NSEC_PER_SEC / 2);
+		cycles = fdinfo_value(test, fdinfo_read(test, file),
+				      "drm-cycles-rcs");
+		total = fdinfo_value(test, ft->buf, "drm-total-cycles-rcs");
+		KUNIT_EXPECT_EQ_MSG(test, cycles - prev_cycles,
+				    total - prev_total, "window %u", i);
+		prev_cycles = cycles;
+		prev_total = total;
+	}
+	KUNIT_EXPECT_EQ(test, cycles, ticks(ft, 3 * NSEC_PER_SEC));
+	KUNIT_EXPECT_EQ(test, fdinfo_value(test, ft->buf, "drm-engine-rcs"),
+			3 * NSEC_PER_SEC);
+
+	/* Idle: the counter stays put. */
+	clock_set(ft, 10 * NSEC_PER_SEC);
+	KUNIT_EXPECT_EQ(test, fdinfo_value(test, fdinfo_read(test, file),
+					   "drm-cycles-rcs"), cycles);
+
+	simgpu_ctx_destroy(ft->sdev, ctx);
+	fput(file);
+}
+
+/*
+ * At 1 GHz the 32-bit CTX_TIMESTAMP wraps every 4.3 s. Thirty seconds of
+ * back-to-back work of one context, never read in between, must be counted
+ * exactly: the fold worker alone has to catch every wrap. The fake clock
+ * moves one fold period per run of the worker.
+ */
+static void fdinfo_test_wrap(struct kunit *test)
+{
+	struct fdinfo_test *ft = fdinfo_test_setup(test, 1000000000);
+	struct simgpu_ctx_mgr *mgr = &ft->sdev->ctxs;
+	u64 step = jiffies_to_nsecs(mgr->fold_period);
+	struct file *file = fdinfo_open(test);
+	struct simgpu_ctx *ctx = ctx_create(test, file, RCS);
+	unsigned int i;
+	u64 now;
+
+	KUNIT_ASSERT_LT(test, ticks(ft, step), 1ULL << 32);
+	for (i = 0; i < 30; i++)
+		submit_busy(test, ctx, RCS, 0, NSEC_PER_SEC);
+
+	for (now = step; now < 31 * NSEC_PER_SEC; now += step) {
+		clock_set(ft, now);
+		mod_delayed_work(system_wq, &mgr->fold_work, 0);
+		flush_delayed_work(&mgr->fold_work);
+	}
+	clock_set(ft, 31 * NSEC_PER_SEC);
+
+	KUNIT_EXPECT_EQ(test, fdinfo_value(test, fdinfo_read(test, file),
+					   "drm-cycles-rcs"),
+			30ULL * NSEC_PER_SEC);
+
+	simgpu_ctx_destroy(ft->sdev, ctx);
+	fput(file);
+}
+
+/* The fold period keeps every refclk below one wrap between two folds. */
+static void fdinfo_test_fold_period(struct kunit *test)
+{
+	static const u32 clocks[] = { 19200000, 1000000000, U32_MAX };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(clocks); i++) {
+		unsigned long period = simgpu_ctx_fold_period(clocks[i]);
+		u64 ns = jiffies_to_nsecs(period) + jiffies_to_nsecs(1);
+
+		KUNIT_EXPECT_GE(test, period, 1);
+		KUNIT_EXPECT_LT_MSG(test,
+				    mul_u64_u32_div(ns, clocks[i], NSEC_PER_SEC),
+				    1ULL << 32, "refclk %u", clocks[i]);
+	}
+}
+
+/* A destroyed context's time is in the totals when destroy returns. */
+static void fdinfo_test_destroyed(struct kunit *test)
+{
+	struct fdinfo_test *ft = test->priv;
+	struct file *file = fdinfo_open(test);
+	struct simgpu_ctx *ctx = ctx_create(test, file, RCS);
+
+	submit_busy(test, ctx, RCS, 0, NSEC_PER_SEC / 4);
+	clock_set(ft, NSEC_PER_SEC);
+	simgpu_ctx_destroy(ft->sdev, ctx);
+
+	KUNIT_EXPECT_EQ(test, fdinfo_value(test, fdinfo_read(test, file),
+					   "drm-cycles-rcs"),
+			ticks(ft, NSEC_PER_SEC / 4));
+	fput(file);
+}
+
+/* Two clients: only the busy one's counters move. */
+static void fdinfo_test_isolation(struct kunit *test)
+{
+	struct fdinfo_test *ft = test->priv;
+	struct file *busy = fdinfo_open(test);
+	struct file *idle = fdinfo_open(test);
+	struct simgpu_ctx *ctx = ctx_create(test, busy, RCS);
+
+	submit_busy(test, ctx, RCS, 0, NSEC_PER_SEC / 2);
+	clock_set(ft, NSEC_PER_SEC / 4);
+	KUNIT_EXPECT_EQ(test, fdinfo_value(test, fdinfo_read(test, busy),
+					   "drm-cycles-rcs"),
+			ticks(ft, NSEC_PER_SEC / 4));
+	KUNIT_EXPECT_EQ(test, fdinfo_value(test, fdinfo_read(test, idle),
+					   "drm-cycles-rcs"), 0);
+	clock_set(ft, NSEC_PER_SEC);
+	KUNIT_EXPECT_EQ(test, fdinfo_value(test, fdinfo_read(test, idle),
+					   "drm-cycles-rcs"), 0);
+
+	simgpu_ctx_destroy(ft->sdev, ctx);
+	fput(idle);
+	fput(busy);
+}
+
+/* Four compute engines busy: four times the cycles, capacity 4. */
+static void fdinfo_test_capacity(struct kunit *test)
+{
+	struct fdinfo_test *ft = test->priv;
+	struct file *file = fdinfo_open(test);
+	struct simgpu_ctx *ctx[4];
+	u64 cycles, total, total0;
+	unsigned int i;
+
+	clock_set(ft, NSEC_PER_SEC);
+	total0 = fdinfo_value(test, fdinfo_read(test, file),
+			      "drm-total-cycles-ccs");
+	for (i = 0; i < 4; i++) {
+		ctx[i] = ctx_create(test, file, CCS);
+		submit_busy(test, ctx[i], CCS, i, NSEC_PER_SEC);
+	}
+	clock_set(ft, 3 * NSEC_PER_SEC);
+
+	cycles = fdinfo_value(test, fdinfo_read(test, file), "drm-cycles-ccs");
+	total = fdinfo_value(test, ft->buf, "drm-total-cycles-ccs");
+	KUNIT_EXPECT_EQ(test, cycles, 4 * ticks(ft, NSEC_PER_SEC));
+	KUNIT_EXPECT_EQ(test, fdinfo_value(test, ft->buf,
+					   "drm-engine-capacity-ccs"), 4);
+	/* 4 s of work over 2 s on 4 engines: 50 % */
+	KUNIT_EXPECT_EQ(test, cycles * 100 / ((total - total0) * 4), 50);
+
+	for (i = 0; i < 4; i++)
+		simgpu_ctx_destroy(ft->sdev, ctx[i]);
+	fput(file);
+}
+
 static struct kunit_case fdinfo_test_cases[] = {
-	KUNIT_CASE(fdinfo_test_common_keys),
+	KUNIT_CASE(fdinfo_test_idle_output),
+	KUNIT_CASE(fdinfo_test_running_context),
+	KUNIT_CASE(fdinfo_test_wrap),
+	KUNIT_CASE(fdinfo_test_fold_period),
+	KUNIT_CASE(fdinfo_test_destroyed),
+	KUNIT_CASE(fdinfo_test_isolation),
+	KUNIT_CASE(fdinfo_test_capacity),
 	{}
 };
 
