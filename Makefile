@@ -136,7 +136,8 @@ run: kernel tools
 kunit: src
 	cd $(SRC) && ./tools/testing/kunit/kunit.py run --arch=um \
 		--kunitconfig=drivers/gpu/drm/simgpu/.kunitconfig \
-		--build_dir=$(KUNIT_OUT) --jobs=$(JOBS)
+		--build_dir=$(KUNIT_OUT) --jobs=$(JOBS) \
+		--kconfig_add CONFIG_UML_PCI_OVER_VIRTIO_DEVICE_ID=1234
 
 check: kernel tools
 	@$(REPO)/devtools/check.sh

@@ -94,7 +94,8 @@ empty "coccicheck MODE=report on $DRV" "$LOG/coccicheck.log"
 # --- KUnit.
 (cd "$SRC" && ./tools/testing/kunit/kunit.py run --arch=um \
 	--kunitconfig="$DRV/.kunitconfig" --build_dir="$KUNIT_OUT" \
-	--jobs="$JOBS" --raw_output=all) > "$LOG/kunit.log" 2>&1
+	--jobs="$JOBS" --raw_output=all \
+	--kconfig_add CONFIG_UML_PCI_OVER_VIRTIO_DEVICE_ID=1234) > "$LOG/kunit.log" 2>&1
 status=$?
 "$SRC/tools/testing/kunit/kunit.py" parse < "$LOG/kunit.log" \
 	> "$LOG/kunit-parsed.log" 2>&1

@@ -18,8 +18,11 @@ if [ ! -f "$src/.simgpu-base" ] || [ "$(cat "$src/.simgpu-base")" != "$base" ]; 
 fi
 
 # Upstream files changed by diffs: restore them, then apply the diffs in
-# series order, only when a diff changed since the last time.
-diffs=$("$repo/devtools/series.py" --repo "$repo" list-diffs)
+# series order, only when a diff changed since the last time. The diffs of
+# devtools/host-fixes/ are not part of the series: they fix the base kernel
+# for the machines we test on (see the README there).
+diffs="$("$repo/devtools/series.py" --repo "$repo" list-diffs)
+$(cd "$repo" && ls devtools/host-fixes/*.diff)"
 sum=$(cd "$repo" && cat $diffs | md5sum)
 if [ "$(cat "$src/.simgpu-diffs" 2>/dev/null)" != "$sum" ]; then
 	for d in $diffs; do

@@ -73,12 +73,26 @@ def run(cmd, **kw):
 
 
 def load(repo):
+    """The cover letter and the patches; a Files: entry ending in "/"
+    stands for every overlay file under that directory."""
     sdir = os.path.join(repo, "series")
     names = sorted(n for n in os.listdir(sdir) if n.endswith(".txt"))
     if not names or not names[0].startswith("00-"):
         die("series/00-cover.txt missing")
     cover = Patch(os.path.join(sdir, names[0]))
     patches = [Patch(os.path.join(sdir, n)) for n in names[1:]]
+    overlay = overlay_files(repo)
+    for p in patches:
+        files = []
+        for entry in p.files:
+            if entry.endswith("/"):
+                under = [f for f in overlay if f.startswith(entry)]
+                if not under:
+                    die(f"{p.path}: no file under {entry}")
+                files += under
+            else:
+                files.append(entry)
+        p.files = files
     return cover, patches
 
 

@@ -75,7 +75,7 @@ static u32 ctx_timestamp(struct simgpu_device *sdev,
 		} else {
 			ts = img_read(ctx, CTX_IMG_TIMESTAMP);
 		}
-		smp_rmb();
+		smp_rmb(); /* read the value before re-checking the count */
 	} while (img_read(ctx, CTX_IMG_SWITCH_COUNT) != count);
 
 	return ts;
@@ -208,7 +208,7 @@ void simgpu_ctx_destroy(struct simgpu_device *sdev, struct simgpu_ctx *ctx)
  *
  * Returns: the physical address of the context image.
  */
-u64 simgpu_ctx_image_addr(const struct simgpu_ctx *ctx)
+u64 simgpu_ctx_image_addr(struct simgpu_ctx *ctx)
 {
 	return virt_to_phys(ctx->image);
 }

@@ -30,7 +30,7 @@ struct simgpu_device;
  */
 struct simgpu_client_usage {
 	struct kref ref;
-	spinlock_t lock;
+	spinlock_t lock; /* protects @cycles and the contexts' @last_ts */
 	u64 cycles[DRM_SIMGPU_ENGINE_CLASS_COUNT];
 	struct rcu_head rcu;
 };
@@ -82,7 +82,7 @@ struct simgpu_ctx *simgpu_ctx_create(struct simgpu_device *sdev,
 				     unsigned int engine_class);
 void simgpu_ctx_fold(struct simgpu_device *sdev, struct simgpu_ctx *ctx);
 void simgpu_ctx_destroy(struct simgpu_device *sdev, struct simgpu_ctx *ctx);
-u64 simgpu_ctx_image_addr(const struct simgpu_ctx *ctx);
+u64 simgpu_ctx_image_addr(struct simgpu_ctx *ctx);
 u32 simgpu_ctx_seqno(const struct simgpu_ctx *ctx);
 
 u64 simgpu_ctx_sample(struct simgpu_device *sdev,

@@ -124,7 +124,7 @@ static u64 fdinfo_value(struct kunit *test, const char *out, const char *key)
 	if (line != out)
 		KUNIT_ASSERT_EQ(test, line[-1], '\n');
 	line += strlen(pattern);
-	len = strcspn(line, " \n");
+	len = strcspn(line, "\n ");
 	KUNIT_ASSERT_LT(test, len, sizeof(num));
 	memcpy(num, line, len);
 	num[len] = '\0';
