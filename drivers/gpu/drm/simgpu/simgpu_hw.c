@@ -1,0 +1,878 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The simgpu authors
+ */
+
+/**
+ * DOC: simgpu device model
+ *
+ * The device model is the simulated silicon below the simgpu driver, in the
+ * way vkms simulates display hardware: the driver only talks to it through a
+ * 32-bit MMIO register block (simgpu_hw_read32() and simgpu_hw_write32()),
+ * through memory the device reads and writes by physical address, and
+ * through an interrupt handler. The register map is in simgpu_regs.h.
+ *
+ * There are five engine classes (rcs, bcs, vcs, vecs, ccs) with up to
+ * SIMGPU_MAX_INSTANCES instances each, as configured at creation;
+ * SIMGPU_REG_ENGINE_FUSE(class) has a bit set per present instance. Engine
+ * (class, instance) has the register block at SIMGPU_ENGINE_BASE() of
+ * SIMGPU_HW_ENGINE_ID(class, instance). Blocks of absent engines read 0.
+ *
+ * The driver queues work on an engine by writing a descriptor (context image
+ * address, batch address, seqno) into the RING_SUBMIT_* registers and 1 to
+ * RING_SUBMIT. Descriptors wait in a FIFO of RING_SUBMIT_FIFO_DEPTH entries
+ * (RING_SUBMIT_FREE is the number of free slots) and run in order. A batch
+ * is a stream of SIMGPU_CMD_* words: BUSY keeps the engine busy for a number
+ * of nanoseconds, HANG never completes, WRITE32 stores a value at a physical
+ * address and END completes the batch: the engine writes the seqno into
+ * CTX_IMG_SEQNO of the context image and raises RING_IRQ_COMPLETE. Malformed
+ * batches halt the engine with RING_STATUS_ERROR, see simgpu_regs.h.
+ * RING_RESET aborts the running batch without writing its seqno, switches
+ * its context out, raises RING_IRQ_RESET_DONE and goes on with the next
+ * descriptor.
+ */
+
+/**
+ * DOC: simgpu context images
+ *
+ * A context is a CTX_IMG_SIZE memory block. When a descriptor of a context
+ * that is not resident starts, the engine switches the resident context out
+ * (if any) and the new one in. Back-to-back descriptors of one context (same
+ * image address) run without a switch; when the FIFO runs empty the context
+ * is switched out and the engine goes idle.
+ *
+ * Switch-in loads CTX_IMG_TIMESTAMP into RING_CTX_TIMESTAMP, sets
+ * CTX_IMG_STATUS to RESIDENT | engine id and increments CTX_IMG_SWITCH_COUNT.
+ * Switch-out stores RING_CTX_TIMESTAMP into CTX_IMG_TIMESTAMP, clears
+ * CTX_IMG_STATUS, increments CTX_IMG_SWITCH_COUNT and raises
+ * RING_IRQ_CTX_SWITCH. The stores are ordered (smp_wmb()) so that software
+ * can sample the run time of a context at any time, resident or not::
+ *
+ *	do {
+ *		count = READ_ONCE(img[CTX_IMG_SWITCH_COUNT]);
+ *		smp_rmb();
+ *		status = READ_ONCE(img[CTX_IMG_STATUS]);
+ *		smp_rmb();
+ *		if (status & CTX_IMG_STATUS_RESIDENT)
+ *			ts = RING_CTX_TIMESTAMP of the engine in status;
+ *		else
+ *			ts = READ_ONCE(img[CTX_IMG_TIMESTAMP]);
+ *		smp_rmb();
+ *	} while (READ_ONCE(img[CTX_IMG_SWITCH_COUNT]) != count);
+ *
+ * This works because switch-out writes TIMESTAMP before STATUS before
+ * SWITCH_COUNT, and because an MMIO read first brings the engine up to date
+ * (see below): if the context left the engine before the register read, the
+ * read has made the switch-out happen and SWITCH_COUNT changed.
+ */
+
+/**
+ * DOC: simgpu virtual time
+ *
+ * The model keeps time in virtual nanoseconds since creation, from
+ * ktime_get_raw_ns() or the clock of the configuration. The reference clock
+ * tick count at virtual time t is ts_offset + t * refclk_hz / 10^9, which is
+ * what RING_TIMESTAMP returns; its halves are not latched. Each engine runs
+ * on an exact timeline: a BUSY of n ns starting at t ends at t + n, and the
+ * next command or descriptor starts at exactly that time. Context time is
+ * the difference of tick counts between switch-in and switch-out, so it does
+ * not drift over back-to-back work and is off by less than one tick per
+ * switch from the busy time injected.
+ *
+ * Nothing depends on when the host runs the model: every MMIO access and
+ * every timer expiry first processes all events of the engine scheduled at
+ * or before the current time, at their scheduled time, then answers. A
+ * per-engine hrtimer only makes completions and interrupts happen promptly;
+ * its lateness does not change any count. Memory the device writes (context
+ * images, seqnos, WRITE32) is therefore updated when the engine is
+ * evaluated: by its timer, soon after the event in real time, or by an
+ * earlier access to one of its registers, SIMGPU_REG_IRQ_STATUS or
+ * SIMGPU_REG_IRQ_STATUS_HI.
+ */
+
+/**
+ * DOC: simgpu interrupts
+ *
+ * Each engine has a RING_IRQ_REASON register (write 1 to clear) and
+ * SIMGPU_REG_IRQ_STATUS/SIMGPU_REG_IRQ_STATUS_HI have bit e set while engine
+ * e has a reason pending. While SIMGPU_REG_IRQ_ENABLE is 1 and a reason is
+ * pending, the model calls the interrupt handler from the engine's hrtimer
+ * (hard interrupt context, soft interrupt context on PREEMPT_RT), never from
+ * within an MMIO access and never with a lock of the model held, and calls
+ * it again every 100 us while reasons stay pending (level triggered). Calls
+ * of the handler do not run concurrently.
+ */
+
+#include <linux/atomic.h>
+#include <linux/bits.h>
+#include <linux/err.h>
+#include <linux/hrtimer.h>
+#include <linux/io.h>
+#include <linux/ktime.h>
+#include <linux/lockdep.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
+#include <linux/mm.h>
+#include <linux/overflow.h>
+#include <linux/printk.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/timekeeping.h>
+
+#include "simgpu_hw.h"
+
+#define SIMGPU_NEVER		U64_MAX
+
+/* Delay before the interrupt handler is called again for pending reasons */
+#define SIMGPU_IRQ_RETRY_NS	(100 * NSEC_PER_USEC)
+/* Bounds of the real time delay to the next event of an engine */
+#define SIMGPU_TIMER_MIN_NS	(1 * NSEC_PER_USEC)
+#define SIMGPU_TIMER_MIN_FAKE_NS (1 * NSEC_PER_MSEC)
+#define SIMGPU_TIMER_MAX_NS	(3600 * NSEC_PER_SEC)
+
+/* What an engine is given by RING_SUBMIT */
+struct simgpu_desc {
+	u64 ctx;
+	u64 batch;
+	u32 seqno;
+};
+
+struct simgpu_engine {
+	struct simgpu_hw *hw;
+	u8 id;
+
+	/* Runs the engine in real time, see simgpu_engine_timer() */
+	struct hrtimer timer;
+
+	/* Protects all the fields below; taken in hard interrupt context */
+	spinlock_t lock;
+
+	/* Set by simgpu_hw_destroy(): no more timer starts */
+	bool dying;
+	/* Time of the queued timer, KTIME_MAX if none */
+	ktime_t timer_expires;
+	/* Reasons were raised since the interrupt handler was last called */
+	bool irq_new;
+
+	/* Virtual time (ns) the engine has been brought up to */
+	u64 now;
+
+	/* The submission port */
+	u64 port_ctx;
+	u64 port_batch;
+	u32 port_seqno;
+
+	/* Submit FIFO, fifo[fifo_head] is the oldest of fifo_count entries */
+	struct simgpu_desc fifo[RING_SUBMIT_FIFO_DEPTH];
+	unsigned int fifo_head;
+	unsigned int fifo_count;
+
+	/* Running descriptor and its batch */
+	bool running;
+	struct simgpu_desc cur;
+	/* Word index of the next command in the batch */
+	u32 pc;
+	/* Virtual time the current command waits for, SIMGPU_NEVER if halted */
+	u64 wait_until;
+	/* RING_STATUS_HUNG | RING_STATUS_ERROR */
+	u32 halt;
+
+	/* Resident context, ctx_img NULL if none */
+	__le32 *ctx_img;
+	/* RING_CURRENT_CTX */
+	u32 ctx_id;
+	/*
+	 * RING_CTX_TIMESTAMP: ctx_ts at tick ctx_ts_tick; counts while a context
+	 * is resident, keeps its last value otherwise.
+	 */
+	u32 ctx_ts;
+	u64 ctx_ts_tick;
+
+	/* RING_IRQ_REASON */
+	u32 irq_reason;
+};
+
+struct simgpu_hw {
+	/* Constant after simgpu_hw_create() */
+	struct simgpu_hw_config cfg;
+	u64 t0;
+	simgpu_irq_handler_t irq;
+	void *irq_data;
+	u32 fuse[SIMGPU_MAX_CLASSES];
+	struct simgpu_engine *engines[SIMGPU_MAX_ENGINES];
+
+	/* SIMGPU_REG_IRQ_ENABLE, accessed with READ_ONCE()/WRITE_ONCE() */
+	u32 irq_enable;
+	/* Calls of the interrupt handler wanted, see simgpu_hw_irq_deliver() */
+	atomic_t irq_requests;
+};
+
+static u64 simgpu_hw_clock(struct simgpu_hw *hw)
+{
+	if (hw->cfg.now_ns)
+		return hw->cfg.now_ns(hw->cfg.clock_data);
+	return ktime_get_raw_ns();
+}
+
+/* Reference clock ticks at virtual time @t, without ts_offset */
+static u64 simgpu_hw_ticks(struct simgpu_hw *hw, u64 t)
+{
+	return mul_u64_u32_div(t, hw->cfg.refclk_hz, NSEC_PER_SEC);
+}
+
+/*
+ * Device memory access. Addresses are CPU physical addresses of lowmem RAM,
+ * see simgpu_hw.h. A bad address is a fault, never a crash.
+ */
+static __le32 *simgpu_hw_map(u64 addr, size_t size)
+{
+	u64 pfn;
+
+	if (!addr || !IS_ALIGNED(addr, sizeof(u32)) ||
+	    addr > (u64)(phys_addr_t)-1 - size)
+		return NULL;
+	for (pfn = PHYS_PFN(addr); pfn <= PHYS_PFN(addr + size - 1); pfn++)
+		if (!pfn_valid(pfn) || PageHighMem(pfn_to_page(pfn)))
+			return NULL;
+	return phys_to_virt(addr);
+}
+
+static u32 simgpu_img_read(__le32 *img, u32 offset)
+{
+	return le32_to_cpu(READ_ONCE(img[offset / 4]));
+}
+
+static void simgpu_img_write(__le32 *img, u32 offset, u32 val)
+{
+	WRITE_ONCE(img[offset / 4], cpu_to_le32(val));
+}
+
+static void simgpu_engine_raise(struct simgpu_engine *e, u32 reason)
+{
+	e->irq_reason |= reason;
+	e->irq_new = true;
+}
+
+/* RING_CTX_TIMESTAMP at virtual time @t */
+static u32 simgpu_engine_ctx_ts(struct simgpu_engine *e, u64 t)
+{
+	if (!e->ctx_img)
+		return e->ctx_ts;
+	return e->ctx_ts + (u32)(simgpu_hw_ticks(e->hw, t) - e->ctx_ts_tick);
+}
+
+/*
+ * Context switches. The order of the stores is what the sampling protocol
+ * in the DOC comment relies on: switch-out makes TIMESTAMP visible before
+ * STATUS is cleared, and both before SWITCH_COUNT changes.
+ */
+static void simgpu_engine_switch_in(struct simgpu_engine *e, __le32 *img,
+				    u64 t)
+{
+	e->ctx_img = img;
+	e->ctx_id = simgpu_img_read(img, CTX_IMG_ID);
+	e->ctx_ts = simgpu_img_read(img, CTX_IMG_TIMESTAMP);
+	e->ctx_ts_tick = simgpu_hw_ticks(e->hw, t);
+
+	simgpu_img_write(img, CTX_IMG_STATUS, CTX_IMG_STATUS_RESIDENT |
+			 (u32)e->id << CTX_IMG_STATUS_ENGINE_SHIFT);
+	smp_wmb(); /* STATUS before SWITCH_COUNT, pairs with the reader */
+	simgpu_img_write(img, CTX_IMG_SWITCH_COUNT,
+			 simgpu_img_read(img, CTX_IMG_SWITCH_COUNT) + 1);
+}
+
+static void simgpu_engine_switch_out(struct simgpu_engine *e, u64 t)
+{
+	__le32 *img = e->ctx_img;
+
+	e->ctx_ts = simgpu_engine_ctx_ts(e, t);
+	e->ctx_ts_tick = simgpu_hw_ticks(e->hw, t);
+	e->ctx_img = NULL;
+	e->ctx_id = 0;
+
+	simgpu_img_write(img, CTX_IMG_TIMESTAMP, e->ctx_ts);
+	smp_wmb(); /* TIMESTAMP before STATUS, pairs with the reader */
+	simgpu_img_write(img, CTX_IMG_STATUS, 0);
+	smp_wmb(); /* STATUS before SWITCH_COUNT, pairs with the reader */
+	simgpu_img_write(img, CTX_IMG_SWITCH_COUNT,
+			 simgpu_img_read(img, CTX_IMG_SWITCH_COUNT) + 1);
+
+	simgpu_engine_raise(e, RING_IRQ_CTX_SWITCH);
+}
+
+/*
+ * Start the next descriptor of the FIFO at virtual time @t, switching
+ * contexts as needed, or go idle.
+ */
+static void simgpu_engine_start_next(struct simgpu_engine *e, u64 t)
+{
+	struct simgpu_desc *d;
+	__le32 *img;
+
+	e->running = false;
+	e->halt = 0;
+
+	if (!e->fifo_count) {
+		if (e->ctx_img)
+			simgpu_engine_switch_out(e, t);
+		return;
+	}
+
+	d = &e->fifo[e->fifo_head];
+	e->fifo_head = (e->fifo_head + 1) % RING_SUBMIT_FIFO_DEPTH;
+	e->fifo_count--;
+
+	/* Checked at submission, the memory does not move */
+	img = simgpu_hw_map(d->ctx, CTX_IMG_SIZE);
+	if (e->ctx_img && e->ctx_img != img)
+		simgpu_engine_switch_out(e, t);
+	if (!e->ctx_img)
+		simgpu_engine_switch_in(e, img, t);
+
+	e->cur = *d;
+	e->running = true;
+	e->pc = 0;
+	e->wait_until = t;
+}
+
+/* Stop executing the batch until RING_RESET */
+static void simgpu_engine_halt(struct simgpu_engine *e, u32 why)
+{
+	e->halt = why;
+	e->wait_until = SIMGPU_NEVER;
+	if (why & RING_STATUS_ERROR)
+		simgpu_engine_raise(e, RING_IRQ_ERROR);
+}
+
+/* Fetch @n command words at the program counter, NULL on a fault */
+static __le32 *simgpu_engine_fetch(struct simgpu_engine *e, u32 n)
+{
+	if (e->pc + n > SIMGPU_BATCH_MAX_WORDS)
+		return NULL;
+	return simgpu_hw_map(e->cur.batch + 4ull * e->pc, 4 * n);
+}
+
+/*
+ * Execute commands of the running batch at virtual time e->wait_until,
+ * until one makes the engine wait, halts it or the batch ends.
+ */
+static void simgpu_engine_exec(struct simgpu_engine *e)
+{
+	u64 t = e->wait_until;
+	__le32 *cmd, *dst;
+	u64 arg;
+
+	for (;;) {
+		cmd = simgpu_engine_fetch(e, 1);
+		if (!cmd)
+			goto fault;
+
+		switch (le32_to_cpu(READ_ONCE(cmd[0]))) {
+		case SIMGPU_CMD_END:
+			smp_wmb(); /* the batch's stores before its seqno */
+			simgpu_img_write(e->ctx_img, CTX_IMG_SEQNO, e->cur.seqno);
+			simgpu_engine_raise(e, RING_IRQ_COMPLETE);
+			simgpu_engine_start_next(e, t);
+			return;
+		case SIMGPU_CMD_BUSY:
+			cmd = simgpu_engine_fetch(e, 3);
+			if (!cmd)
+				goto fault;
+			arg = le32_to_cpu(READ_ONCE(cmd[1])) |
+			      (u64)le32_to_cpu(READ_ONCE(cmd[2])) << 32;
+			e->pc += 3;
+			if (!arg)
+				break;
+			if (check_add_overflow(t, arg, &e->wait_until))
+				e->wait_until = SIMGPU_NEVER - 1;
+			return;
+		case SIMGPU_CMD_HANG:
+			simgpu_engine_halt(e, RING_STATUS_HUNG);
+			return;
+		case SIMGPU_CMD_WRITE32:
+			cmd = simgpu_engine_fetch(e, 4);
+			if (!cmd)
+				goto fault;
+			arg = le32_to_cpu(READ_ONCE(cmd[1])) |
+			      (u64)le32_to_cpu(READ_ONCE(cmd[2])) << 32;
+			dst = simgpu_hw_map(arg, sizeof(u32));
+			if (!dst)
+				goto fault;
+			WRITE_ONCE(*dst, READ_ONCE(cmd[3]));
+			e->pc += 4;
+			break;
+		default:
+			goto fault;
+		}
+	}
+
+fault:
+	simgpu_engine_halt(e, RING_STATUS_ERROR);
+}
+
+/*
+ * Bring the engine to the current virtual time (e->now): process every
+ * event scheduled at or before it, at its scheduled time.
+ */
+static void simgpu_engine_advance(struct simgpu_engine *e)
+{
+	struct simgpu_hw *hw = e->hw;
+	u64 clock;
+
+	lockdep_assert_held(&e->lock);
+
+	/* The clock is read under the lock so that time never goes back */
+	clock = simgpu_hw_clock(hw);
+	if (clock > hw->t0)
+		e->now = max(e->now, clock - hw->t0);
+
+	while (e->running && e->wait_until <= e->now)
+		simgpu_engine_exec(e);
+}
+
+/*
+ * Make sure the engine's timer is queued for the earliest thing to do in
+ * real time: call the interrupt handler at once for new reasons, or after
+ * SIMGPU_IRQ_RETRY_NS for reasons still pending after a call (@retry), or
+ * process the next event. The timer only ever moves to an earlier expiry
+ * here; the callback recomputes everything when it runs.
+ */
+static void simgpu_engine_arm(struct simgpu_engine *e, bool retry)
+{
+	struct simgpu_hw *hw = e->hw;
+	u64 delay = SIMGPU_NEVER;
+	ktime_t expires;
+
+	lockdep_assert_held(&e->lock);
+
+	if (e->dying)
+		return;
+
+	if (hw->irq && READ_ONCE(hw->irq_enable) && e->irq_reason) {
+		if (e->irq_new)
+			delay = 0;
+		else if (retry)
+			delay = SIMGPU_IRQ_RETRY_NS;
+	}
+
+	if (e->running && e->wait_until != SIMGPU_NEVER) {
+		u64 d = e->wait_until - e->now;
+
+		/*
+		 * With a test clock virtual time only moves when the test
+		 * moves it, do not spin on a timer meanwhile.
+		 */
+		d = clamp_t(u64, d, hw->cfg.now_ns ? SIMGPU_TIMER_MIN_FAKE_NS :
+			    SIMGPU_TIMER_MIN_NS, SIMGPU_TIMER_MAX_NS);
+		delay = min(delay, d);
+	}
+
+	if (delay == SIMGPU_NEVER)
+		return;
+
+	expires = ktime_add_ns(ktime_get(), delay);
+	if (e->timer_expires <= expires)
+		return;
+
+	e->timer_expires = expires;
+	hrtimer_start(&e->timer, expires, HRTIMER_MODE_ABS);
+}
+
+/* Is any engine's RING_IRQ_REASON non-zero? A racy hint. */
+static bool simgpu_hw_irq_pending(struct simgpu_hw *hw)
+{
+	int i;
+
+	for (i = 0; i < SIMGPU_MAX_ENGINES; i++) {
+		/* Unlocked: only decides whether to call the handler */
+		if (hw->engines[i] && data_race(hw->engines[i]->irq_reason))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Raise the interrupt line: call the handler, unless another CPU is already
+ * running it, in which case that CPU calls it again once it returns. So the
+ * handler never runs concurrently with itself, as for a real interrupt.
+ * Called without any lock of the model held.
+ */
+static void simgpu_hw_irq_deliver(struct simgpu_hw *hw)
+{
+	int n;
+
+	if (atomic_inc_return(&hw->irq_requests) != 1)
+		return;
+
+	do {
+		n = atomic_read(&hw->irq_requests);
+		if (READ_ONCE(hw->irq_enable) && simgpu_hw_irq_pending(hw))
+			hw->irq(hw->irq_data);
+	} while (atomic_sub_return(n, &hw->irq_requests));
+}
+
+static enum hrtimer_restart simgpu_engine_timer(struct hrtimer *timer)
+{
+	struct simgpu_engine *e = container_of(timer, struct simgpu_engine,
+					       timer);
+	struct simgpu_hw *hw = e->hw;
+	unsigned long flags;
+	bool irq;
+
+	spin_lock_irqsave(&e->lock, flags);
+	e->timer_expires = KTIME_MAX;
+	simgpu_engine_advance(e);
+	irq = hw->irq && READ_ONCE(hw->irq_enable) && e->irq_reason;
+	if (irq)
+		e->irq_new = false;
+	spin_unlock_irqrestore(&e->lock, flags);
+
+	if (irq)
+		simgpu_hw_irq_deliver(hw);
+
+	spin_lock_irqsave(&e->lock, flags);
+	simgpu_engine_advance(e);
+	simgpu_engine_arm(e, true);
+	spin_unlock_irqrestore(&e->lock, flags);
+
+	return HRTIMER_NORESTART;
+}
+
+static void simgpu_engine_submit(struct simgpu_engine *e)
+{
+	struct simgpu_desc *d;
+
+	if (e->fifo_count == RING_SUBMIT_FIFO_DEPTH ||
+	    !simgpu_hw_map(e->port_ctx, CTX_IMG_SIZE)) {
+		pr_warn_ratelimited("simgpu_hw: engine %u: descriptor dropped (%s)\n",
+				    e->id, e->fifo_count ==
+				    RING_SUBMIT_FIFO_DEPTH ? "FIFO full" :
+				    "bad context address");
+		simgpu_engine_raise(e, RING_IRQ_ERROR);
+		return;
+	}
+
+	d = &e->fifo[(e->fifo_head + e->fifo_count) % RING_SUBMIT_FIFO_DEPTH];
+	d->ctx = e->port_ctx;
+	d->batch = e->port_batch;
+	d->seqno = e->port_seqno;
+	e->fifo_count++;
+
+	/* An idle engine starts at the time of the submission */
+	if (!e->running)
+		simgpu_engine_start_next(e, e->now);
+}
+
+static void simgpu_engine_reset(struct simgpu_engine *e)
+{
+	if (e->running && e->ctx_img)
+		simgpu_engine_switch_out(e, e->now);
+	simgpu_engine_raise(e, RING_IRQ_RESET_DONE);
+	simgpu_engine_start_next(e, e->now);
+}
+
+static u32 simgpu_engine_read(struct simgpu_engine *e, u32 reg)
+{
+	u64 ts;
+
+	switch (reg) {
+	case RING_TIMESTAMP_LO:
+	case RING_TIMESTAMP_HI:
+		ts = e->hw->cfg.ts_offset + simgpu_hw_ticks(e->hw, e->now);
+		return reg == RING_TIMESTAMP_LO ? lower_32_bits(ts) :
+						  upper_32_bits(ts);
+	case RING_CTX_TIMESTAMP:
+		return simgpu_engine_ctx_ts(e, e->now);
+	case RING_CURRENT_CTX:
+		return e->ctx_id;
+	case RING_SUBMIT_CTX_LO:
+		return lower_32_bits(e->port_ctx);
+	case RING_SUBMIT_CTX_HI:
+		return upper_32_bits(e->port_ctx);
+	case RING_SUBMIT_BATCH_LO:
+		return lower_32_bits(e->port_batch);
+	case RING_SUBMIT_BATCH_HI:
+		return upper_32_bits(e->port_batch);
+	case RING_SUBMIT_SEQNO:
+		return e->port_seqno;
+	case RING_SUBMIT_FREE:
+		return RING_SUBMIT_FIFO_DEPTH - e->fifo_count;
+	case RING_STATUS:
+		return (e->ctx_img ? RING_STATUS_BUSY : 0) | e->halt;
+	case RING_IRQ_REASON:
+		return e->irq_reason;
+	default:
+		return 0;
+	}
+}
+
+static void simgpu_engine_write(struct simgpu_engine *e, u32 reg, u32 val)
+{
+	switch (reg) {
+	case RING_SUBMIT_CTX_LO:
+		e->port_ctx = (e->port_ctx & ~0xffffffffull) | val;
+		break;
+	case RING_SUBMIT_CTX_HI:
+		e->port_ctx = lower_32_bits(e->port_ctx) | (u64)val << 32;
+		break;
+	case RING_SUBMIT_BATCH_LO:
+		e->port_batch = (e->port_batch & ~0xffffffffull) | val;
+		break;
+	case RING_SUBMIT_BATCH_HI:
+		e->port_batch = lower_32_bits(e->port_batch) | (u64)val << 32;
+		break;
+	case RING_SUBMIT_SEQNO:
+		e->port_seqno = val;
+		break;
+	case RING_SUBMIT:
+		if (val & 1)
+			simgpu_engine_submit(e);
+		break;
+	case RING_RESET:
+		if (val & 1)
+			simgpu_engine_reset(e);
+		break;
+	case RING_IRQ_REASON:
+		e->irq_reason &= ~val;
+		break;
+	}
+}
+
+static struct simgpu_engine *simgpu_hw_engine(struct simgpu_hw *hw,
+					      u32 offset)
+{
+	if (offset < SIMGPU_ENGINE_BASE(0) || offset >= SIMGPU_MMIO_SIZE)
+		return NULL;
+	return hw->engines[(offset - SIMGPU_ENGINE_BASE(0)) / 0x100];
+}
+
+static u32 simgpu_hw_irq_status(struct simgpu_hw *hw, unsigned int first)
+{
+	struct simgpu_engine *e;
+	unsigned long flags;
+	u32 status = 0;
+	unsigned int i;
+
+	for (i = first; i < min_t(unsigned int, first + 32, SIMGPU_MAX_ENGINES);
+	     i++) {
+		e = hw->engines[i];
+		if (!e)
+			continue;
+		spin_lock_irqsave(&e->lock, flags);
+		simgpu_engine_advance(e);
+		if (e->irq_reason)
+			status |= BIT(i - first);
+		simgpu_engine_arm(e, false);
+		spin_unlock_irqrestore(&e->lock, flags);
+	}
+	return status;
+}
+
+static void simgpu_hw_set_irq_enable(struct simgpu_hw *hw, u32 val)
+{
+	struct simgpu_engine *e;
+	unsigned long flags;
+	unsigned int i;
+
+	WRITE_ONCE(hw->irq_enable, val & 1);
+	if (!(val & 1))
+		return;
+
+	/* Reasons already pending now raise the line */
+	for (i = 0; i < SIMGPU_MAX_ENGINES; i++) {
+		e = hw->engines[i];
+		if (!e)
+			continue;
+		spin_lock_irqsave(&e->lock, flags);
+		if (e->irq_reason)
+			e->irq_new = true;
+		simgpu_engine_arm(e, false);
+		spin_unlock_irqrestore(&e->lock, flags);
+	}
+}
+
+/**
+ * simgpu_hw_read32 - read a device register
+ * @hw: the device
+ * @offset: byte offset of the register in the MMIO block
+ *
+ * Brings the engine addressed up to the current time first. Does not sleep,
+ * can be called from any context.
+ *
+ * Return: the register value, 0 for unknown or unaligned offsets.
+ */
+u32 simgpu_hw_read32(struct simgpu_hw *hw, u32 offset)
+{
+	struct simgpu_engine *e;
+	unsigned long flags;
+	u32 val;
+
+	if (!IS_ALIGNED(offset, 4))
+		return 0;
+
+	switch (offset) {
+	case SIMGPU_REG_ID:
+		return SIMGPU_ID_MAGIC;
+	case SIMGPU_REG_REFCLK_HZ:
+		return hw->cfg.refclk_hz;
+	case SIMGPU_REG_ENGINE_FUSE(0) ...
+	     SIMGPU_REG_ENGINE_FUSE(SIMGPU_MAX_CLASSES - 1):
+		return hw->fuse[(offset - SIMGPU_REG_ENGINE_FUSE(0)) / 4];
+	case SIMGPU_REG_VRAM_SIZE_LO:
+		return lower_32_bits(hw->cfg.vram_size);
+	case SIMGPU_REG_VRAM_SIZE_HI:
+		return upper_32_bits(hw->cfg.vram_size);
+	case SIMGPU_REG_IRQ_STATUS:
+		return simgpu_hw_irq_status(hw, 0);
+	case SIMGPU_REG_IRQ_STATUS_HI:
+		return simgpu_hw_irq_status(hw, 32);
+	case SIMGPU_REG_IRQ_ENABLE:
+		return READ_ONCE(hw->irq_enable);
+	}
+
+	e = simgpu_hw_engine(hw, offset);
+	if (!e)
+		return 0;
+
+	spin_lock_irqsave(&e->lock, flags);
+	simgpu_engine_advance(e);
+	val = simgpu_engine_read(e, offset & 0xff);
+	simgpu_engine_arm(e, false);
+	spin_unlock_irqrestore(&e->lock, flags);
+
+	return val;
+}
+
+/**
+ * simgpu_hw_write32 - write a device register
+ * @hw: the device
+ * @offset: byte offset of the register in the MMIO block
+ * @val: value to write
+ *
+ * Brings the engine addressed up to the current time first, so that the
+ * write takes effect at the current time. Writes to read-only, unknown or
+ * unaligned offsets are ignored. Does not sleep, can be called from any
+ * context.
+ */
+void simgpu_hw_write32(struct simgpu_hw *hw, u32 offset, u32 val)
+{
+	struct simgpu_engine *e;
+	unsigned long flags;
+
+	if (!IS_ALIGNED(offset, 4))
+		return;
+
+	if (offset == SIMGPU_REG_IRQ_ENABLE) {
+		simgpu_hw_set_irq_enable(hw, val);
+		return;
+	}
+
+	e = simgpu_hw_engine(hw, offset);
+	if (!e)
+		return;
+
+	spin_lock_irqsave(&e->lock, flags);
+	simgpu_engine_advance(e);
+	simgpu_engine_write(e, offset & 0xff, val);
+	/* Run what the write started at the current time, e.g. a WRITE32 */
+	simgpu_engine_advance(e);
+	simgpu_engine_arm(e, false);
+	spin_unlock_irqrestore(&e->lock, flags);
+}
+
+/**
+ * simgpu_hw_create - create a simulated device
+ * @cfg: configuration, copied
+ * @irq: interrupt handler, or NULL for none
+ * @irq_data: argument to @irq
+ *
+ * The device starts with interrupts disabled, all engines idle and its
+ * virtual time at 0 (RING_TIMESTAMP at @cfg->ts_offset). Must be called from
+ * process context.
+ *
+ * Return: the device, or an ERR_PTR(): -EINVAL for a zero reference clock or
+ * more than %SIMGPU_MAX_INSTANCES instances of a class, -ENOMEM.
+ */
+struct simgpu_hw *simgpu_hw_create(const struct simgpu_hw_config *cfg,
+				   simgpu_irq_handler_t irq, void *irq_data)
+{
+	struct simgpu_engine *e;
+	struct simgpu_hw *hw;
+	unsigned int class, inst;
+
+	if (!cfg->refclk_hz)
+		return ERR_PTR(-EINVAL);
+	for (class = 0; class < SIMGPU_MAX_CLASSES; class++)
+		if (cfg->instances[class] > SIMGPU_MAX_INSTANCES)
+			return ERR_PTR(-EINVAL);
+
+	hw = kzalloc(sizeof(*hw), GFP_KERNEL);
+	if (!hw)
+		return ERR_PTR(-ENOMEM);
+
+	hw->cfg = *cfg;
+	hw->irq = irq;
+	hw->irq_data = irq_data;
+	atomic_set(&hw->irq_requests, 0);
+
+	for (class = 0; class < SIMGPU_MAX_CLASSES; class++) {
+		for (inst = 0; inst < cfg->instances[class]; inst++) {
+			e = kzalloc(sizeof(*e), GFP_KERNEL);
+			if (!e) {
+				simgpu_hw_destroy(hw);
+				return ERR_PTR(-ENOMEM);
+			}
+			e->hw = hw;
+			e->id = SIMGPU_HW_ENGINE_ID(class, inst);
+			spin_lock_init(&e->lock);
+			e->timer_expires = KTIME_MAX;
+			hrtimer_init(&e->timer, CLOCK_MONOTONIC,
+				     HRTIMER_MODE_ABS);
+			e->timer.function = simgpu_engine_timer;
+			hw->engines[e->id] = e;
+			hw->fuse[class] |= BIT(inst);
+		}
+	}
+
+	hw->t0 = simgpu_hw_clock(hw);
+
+	return hw;
+}
+
+/**
+ * simgpu_hw_destroy - destroy a simulated device
+ * @hw: the device, may be NULL or an ERR_PTR()
+ *
+ * Stops the device and frees it. Must be called from process context, with
+ * no concurrent simgpu_hw_read32()/simgpu_hw_write32() and not from the
+ * interrupt handler. Once it returns, the interrupt handler is not running
+ * and is not called again, and the device does not access memory anymore.
+ * Work still queued is dropped; its context images may be left resident.
+ */
+void simgpu_hw_destroy(struct simgpu_hw *hw)
+{
+	struct simgpu_engine *e;
+	unsigned long flags;
+	int i;
+
+	if (IS_ERR_OR_NULL(hw))
+		return;
+
+	for (i = 0; i < SIMGPU_MAX_ENGINES; i++) {
+		e = hw->engines[i];
+		if (!e)
+			continue;
+		spin_lock_irqsave(&e->lock, flags);
+		e->dying = true;
+		spin_unlock_irqrestore(&e->lock, flags);
+	}
+
+	/* The handler, called from any engine's timer, reads all engines */
+	for (i = 0; i < SIMGPU_MAX_ENGINES; i++)
+		if (hw->engines[i])
+			hrtimer_cancel(&hw->engines[i]->timer);
+	for (i = 0; i < SIMGPU_MAX_ENGINES; i++)
+		kfree(hw->engines[i]);
+
+	kfree(hw);
+}

@@ -1,0 +1,931 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit tests of the simgpu device model
+ *
+ * Copyright (c) 2026 The simgpu authors
+ */
+
+#include <kunit/test.h>
+
+#include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/io.h>
+#include <linux/jiffies.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+
+#include "../simgpu_hw.h"
+
+#define TEST_ARENA_SIZE		SZ_32K
+/* Value of the fake clock when the device is created */
+#define TEST_CLOCK_BASE		(5 * NSEC_PER_SEC)
+#define TEST_1GHZ		1000000000
+#define TEST_19_2MHZ		19200000
+
+#define RCS0	SIMGPU_HW_ENGINE_ID(0, 0)
+#define BCS0	SIMGPU_HW_ENGINE_ID(1, 0)
+#define VCS1	SIMGPU_HW_ENGINE_ID(2, 1)
+#define CCS3	SIMGPU_HW_ENGINE_ID(4, 3)
+
+struct simgpu_hw_test {
+	struct kunit *test;
+	struct simgpu_hw *hw;
+
+	/* Fake clock, ns */
+	u64 clock;
+
+	/* Memory the device works on: context images, batches */
+	u8 *arena;
+	size_t arena_used;
+
+	/* Interrupt handler state, written by the handler */
+	struct completion irq_done;
+	atomic_t irq_calls;
+	/* The handler acknowledges from its irq_ack_from-th call on */
+	int irq_ack_from;
+	u64 irq_status_seen;
+	u32 irq_reasons[SIMGPU_MAX_ENGINES];
+};
+
+static u64 test_clock(void *data)
+{
+	return READ_ONCE(*(u64 *)data);
+}
+
+/* Set the fake clock to @ns of virtual time */
+static void clock_set(struct simgpu_hw_test *t, u64 ns)
+{
+	WRITE_ONCE(t->clock, TEST_CLOCK_BASE + ns);
+}
+
+static u32 eng_rd(struct simgpu_hw *hw, u32 id, u32 reg)
+{
+	return simgpu_hw_read32(hw, SIMGPU_ENGINE_BASE(id) + reg);
+}
+
+static void eng_wr(struct simgpu_hw *hw, u32 id, u32 reg, u32 val)
+{
+	simgpu_hw_write32(hw, SIMGPU_ENGINE_BASE(id) + reg, val);
+}
+
+static u64 irq_status(struct simgpu_hw *hw)
+{
+	return simgpu_hw_read32(hw, SIMGPU_REG_IRQ_STATUS) |
+	       (u64)simgpu_hw_read32(hw, SIMGPU_REG_IRQ_STATUS_HI) << 32;
+}
+
+/* A driver-like interrupt handler */
+static void test_irq(void *data)
+{
+	struct simgpu_hw_test *t = data;
+	int calls = atomic_inc_return(&t->irq_calls);
+	u64 status = irq_status(t->hw);
+	unsigned int e;
+	u32 reason;
+
+	WRITE_ONCE(t->irq_status_seen, t->irq_status_seen | status);
+	if (calls < t->irq_ack_from)
+		return;
+
+	for (e = 0; e < SIMGPU_MAX_ENGINES; e++) {
+		if (!(status & BIT_ULL(e)))
+			continue;
+		reason = eng_rd(t->hw, e, RING_IRQ_REASON);
+		WRITE_ONCE(t->irq_reasons[e], t->irq_reasons[e] | reason);
+		eng_wr(t->hw, e, RING_IRQ_REASON, reason);
+	}
+	complete(&t->irq_done);
+}
+
+static void test_destroy(struct simgpu_hw_test *t)
+{
+	simgpu_hw_destroy(t->hw);
+	t->hw = NULL;
+}
+
+/* Create the device, the driver's default engines, fake clock at 0 */
+static struct simgpu_hw *test_create(struct simgpu_hw_test *t, u32 refclk,
+				     u64 ts_offset, bool fake_clock)
+{
+	struct simgpu_hw_config cfg = {
+		.refclk_hz = refclk,
+		.instances = { 1, 1, 2, 1, 4 },
+		.vram_size = SZ_4G + SZ_256M,
+		.ts_offset = ts_offset,
+	};
+
+	if (fake_clock) {
+		cfg.now_ns = test_clock;
+		cfg.clock_data = &t->clock;
+	}
+
+	test_destroy(t);
+	clock_set(t, 0);
+	t->hw = simgpu_hw_create(&cfg, test_irq, t);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(t->test, t->hw);
+
+	return t->hw;
+}
+
+static void *test_alloc(struct simgpu_hw_test *t, size_t size)
+{
+	void *p;
+
+	t->arena_used = ALIGN(t->arena_used, CTX_IMG_SIZE);
+	KUNIT_ASSERT_LE(t->test, t->arena_used + size, TEST_ARENA_SIZE);
+	p = t->arena + t->arena_used;
+	t->arena_used += size;
+
+	return p;
+}
+
+/* The next word of the arena, for building a batch */
+static __le32 *test_next_word(struct simgpu_hw_test *t)
+{
+	KUNIT_ASSERT_LE(t->test, t->arena_used + sizeof(u32), TEST_ARENA_SIZE);
+	return (__le32 *)(t->arena + t->arena_used);
+}
+
+static __le32 *test_ctx(struct simgpu_hw_test *t, u32 id, u32 timestamp)
+{
+	__le32 *img = test_alloc(t, CTX_IMG_SIZE);
+
+	img[CTX_IMG_ID / 4] = cpu_to_le32(id);
+	img[CTX_IMG_TIMESTAMP / 4] = cpu_to_le32(timestamp);
+
+	return img;
+}
+
+/* Batches are built in the arena: batch_begin(), emit*(), ... */
+static __le32 *batch_begin(struct simgpu_hw_test *t)
+{
+	return test_alloc(t, 0);
+}
+
+static void emit(struct simgpu_hw_test *t, u32 word)
+{
+	*test_next_word(t) = cpu_to_le32(word);
+	t->arena_used += sizeof(u32);
+}
+
+static void emit_busy(struct simgpu_hw_test *t, u64 ns)
+{
+	emit(t, SIMGPU_CMD_BUSY);
+	emit(t, lower_32_bits(ns));
+	emit(t, upper_32_bits(ns));
+}
+
+static void emit_write32(struct simgpu_hw_test *t, u64 addr, u32 val)
+{
+	emit(t, SIMGPU_CMD_WRITE32);
+	emit(t, lower_32_bits(addr));
+	emit(t, upper_32_bits(addr));
+	emit(t, val);
+}
+
+/* BUSY @ns, END */
+static __le32 *busy_batch(struct simgpu_hw_test *t, u64 ns)
+{
+	__le32 *batch = batch_begin(t);
+
+	emit_busy(t, ns);
+	emit(t, SIMGPU_CMD_END);
+
+	return batch;
+}
+
+static u32 img_rd(__le32 *img, u32 offset)
+{
+	return le32_to_cpu(READ_ONCE(img[offset / 4]));
+}
+
+static void submit_addr(struct simgpu_hw *hw, u32 id, u64 ctx, u64 batch,
+			u32 seqno)
+{
+	eng_wr(hw, id, RING_SUBMIT_CTX_LO, lower_32_bits(ctx));
+	eng_wr(hw, id, RING_SUBMIT_CTX_HI, upper_32_bits(ctx));
+	eng_wr(hw, id, RING_SUBMIT_BATCH_LO, lower_32_bits(batch));
+	eng_wr(hw, id, RING_SUBMIT_BATCH_HI, upper_32_bits(batch));
+	eng_wr(hw, id, RING_SUBMIT_SEQNO, seqno);
+	eng_wr(hw, id, RING_SUBMIT, 1);
+}
+
+static void submit(struct simgpu_hw *hw, u32 id, __le32 *ctx, __le32 *batch,
+		   u32 seqno)
+{
+	submit_addr(hw, id, virt_to_phys(ctx), virt_to_phys(batch), seqno);
+}
+
+static u32 status_resident(u32 id)
+{
+	return CTX_IMG_STATUS_RESIDENT | id << CTX_IMG_STATUS_ENGINE_SHIFT;
+}
+
+/* Run time of a context, sampled as the driver's fdinfo code does */
+static u32 ctx_time(struct simgpu_hw *hw, __le32 *img)
+{
+	u32 count, status, ts;
+
+	do {
+		count = img_rd(img, CTX_IMG_SWITCH_COUNT);
+		smp_rmb(); /* pairs with the smp_wmb()s of switch-out */
+		status = img_rd(img, CTX_IMG_STATUS);
+		smp_rmb(); /* STATUS before TIMESTAMP */
+		if (status & CTX_IMG_STATUS_RESIDENT)
+			ts = eng_rd(hw, (status & CTX_IMG_STATUS_ENGINE_MASK) >>
+				    CTX_IMG_STATUS_ENGINE_SHIFT,
+				    RING_CTX_TIMESTAMP);
+		else
+			ts = img_rd(img, CTX_IMG_TIMESTAMP);
+		smp_rmb(); /* the value before the second SWITCH_COUNT */
+	} while (img_rd(img, CTX_IMG_SWITCH_COUNT) != count);
+
+	return ts;
+}
+
+static void simgpu_hw_test_registers(struct kunit *test)
+{
+	struct simgpu_hw_test *t = test->priv;
+	struct simgpu_hw_config bad = { .refclk_hz = 0 };
+	struct simgpu_hw *hw;
+
+	KUNIT_EXPECT_EQ(test, PTR_ERR(simgpu_hw_create(&bad, NULL, NULL)),
+			-EINVAL);
+	bad.refclk_hz = TEST_19_2MHZ;
+	bad.instances[4] = SIMGPU_MAX_INSTANCES + 1;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(simgpu_hw_create(&bad, NULL, NULL)),
+			-EINVAL);
+
+	hw = test_create(t, TEST_19_2MHZ, 0, true);
+
+	KUNIT_EXPECT_EQ(test, simgpu_hw_read32(hw, SIMGPU_REG_ID),
+			SIMGPU_ID_MAGIC);
+	KUNIT_EXPECT_EQ(test, simgpu_hw_read32(hw, SIMGPU_REG_REFCLK_HZ),
+			TEST_19_2MHZ);
+	KUNIT_EXPECT_EQ(test, simgpu_hw_read32(hw, SIMGPU_REG_ENGINE_FUSE(0)),
+			0x1);
+	KUNIT_EXPECT_EQ(test, simgpu_hw_read32(hw, SIMGPU_REG_ENGINE_FUSE(1)),
+			0x1);
+	KUNIT_EXPECT_EQ(test, simgpu_hw_read32(hw, SIMGPU_REG_ENGINE_FUSE(2)),
+			0x3);
+	KUNIT_EXPECT_EQ(test, simgpu_hw_read32(hw, SIMGPU_REG_ENGINE_FUSE(3)),
+			0x1);
+	KUNIT_EXPECT_EQ(test, simgpu_hw_read32(hw, SIMGPU_REG_ENGINE_FUSE(4)),
+			0xf);
+	KUNIT_EXPECT_EQ(test, simgpu_hw_read32(hw, SIMGPU_REG_VRAM_SIZE_LO),
+			SZ_256M);
+	KUNIT_EXPECT_EQ(test, simgpu_hw_read32(hw, SIMGPU_REG_VRAM_SIZE_HI),
+			1);
+	KUNIT_EXPECT_EQ(test, simgpu_hw_read32(hw, SIMGPU_REG_IRQ_ENABLE), 0);
+	simgpu_hw_write32(hw, SIMGPU_REG_IRQ_ENABLE, 1);
+	KUNIT_EXPECT_EQ(test, simgpu_hw_read32(hw, SIMGPU_REG_IRQ_ENABLE), 1);
+	KUNIT_EXPECT_EQ(test, irq_status(hw), 0);
+
+	/* Present and absent engines, unknown and unaligned offsets */
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_SUBMIT_FREE),
+			RING_SUBMIT_FIFO_DEPTH);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, SIMGPU_HW_ENGINE_ID(0, 1),
+				     RING_SUBMIT_FREE), 0);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, SIMGPU_HW_ENGINE_ID(4, 4),
+				     RING_SUBMIT_FREE), 0);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, RCS0, RING_STATUS), 0);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, RCS0, RING_CURRENT_CTX), 0);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, RCS0, 0xfc), 0);
+	KUNIT_EXPECT_EQ(test, simgpu_hw_read32(hw, 0x0008), 0);
+	KUNIT_EXPECT_EQ(test, simgpu_hw_read32(hw, SIMGPU_REG_ID + 1), 0);
+	KUNIT_EXPECT_EQ(test, simgpu_hw_read32(hw, SIMGPU_MMIO_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, simgpu_hw_read32(hw, U32_MAX & ~3), 0);
+	simgpu_hw_write32(hw, SIMGPU_REG_ID, 0);
+	simgpu_hw_write32(hw, SIMGPU_MMIO_SIZE, 1);
+	KUNIT_EXPECT_EQ(test, simgpu_hw_read32(hw, SIMGPU_REG_ID),
+			SIMGPU_ID_MAGIC);
+
+	/* The submission port reads back */
+	eng_wr(hw, VCS1, RING_SUBMIT_CTX_HI, 0x12);
+	eng_wr(hw, VCS1, RING_SUBMIT_CTX_LO, 0x3456);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, VCS1, RING_SUBMIT_CTX_LO), 0x3456);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, VCS1, RING_SUBMIT_CTX_HI), 0x12);
+}
+
+/* RING_TIMESTAMP read with the HI, LO, HI protocol */
+static u64 read_timestamp(struct simgpu_hw_test *t, u32 id, u64 race_to)
+{
+	int tries = 0, expected_tries = race_to ? 1 : 0;
+	u32 hi, lo, hi2;
+
+	hi = eng_rd(t->hw, id, RING_TIMESTAMP_HI);
+	for (;;) {
+		/* Emulate time passing between the reads, once */
+		if (race_to) {
+			clock_set(t, race_to);
+			race_to = 0;
+		}
+		lo = eng_rd(t->hw, id, RING_TIMESTAMP_LO);
+		hi2 = eng_rd(t->hw, id, RING_TIMESTAMP_HI);
+		if (hi2 == hi || ++tries > 3)
+			break;
+		hi = hi2;
+	}
+	KUNIT_EXPECT_EQ(t->test, tries, expected_tries);
+
+	return (u64)hi2 << 32 | lo;
+}
+
+static void simgpu_hw_test_timestamp_carry(struct kunit *test)
+{
+	const u64 offset = BIT_ULL(32) - 100;
+	struct simgpu_hw_test *t = test->priv;
+	struct simgpu_hw *hw;
+	u32 lo, hi;
+	u64 naive;
+
+	/* Naive LO then HI, the carry happens between the two reads */
+	hw = test_create(t, TEST_1GHZ, offset, true);
+	lo = eng_rd(hw, VCS1, RING_TIMESTAMP_LO);
+	clock_set(t, 200);
+	hi = eng_rd(hw, VCS1, RING_TIMESTAMP_HI);
+	naive = (u64)hi << 32 | lo;
+	KUNIT_EXPECT_EQ(test, lo, lower_32_bits(offset));
+	KUNIT_EXPECT_EQ(test, hi, 1);
+	/* Neither the time of the first nor that of the second read */
+	KUNIT_EXPECT_NE(test, naive, offset);
+	KUNIT_EXPECT_NE(test, naive, offset + 200);
+	KUNIT_EXPECT_GT(test, naive - (offset + 200), (u64)U32_MAX / 2);
+
+	/* HI, LO, HI with the same interleaving retries and gets it right */
+	hw = test_create(t, TEST_1GHZ, offset, true);
+	KUNIT_EXPECT_EQ(test, read_timestamp(t, VCS1, 200), offset + 200);
+	KUNIT_EXPECT_EQ(test, read_timestamp(t, RCS0, 0), offset + 200);
+
+	/* All engines share the reference clock */
+	clock_set(t, 1234);
+	KUNIT_EXPECT_EQ(test, read_timestamp(t, CCS3, 0), offset + 1234);
+	KUNIT_EXPECT_EQ(test, read_timestamp(t, BCS0, 0), offset + 1234);
+}
+
+static void simgpu_hw_test_timestamp_days(struct kunit *test)
+{
+	struct simgpu_hw_test *t = test->priv;
+	const u64 days = 40 * 24 * 3600ull;
+
+	test_create(t, TEST_19_2MHZ, 1000, true);
+	clock_set(t, days * NSEC_PER_SEC);
+	KUNIT_EXPECT_EQ(test, read_timestamp(t, RCS0, 0),
+			1000 + days * TEST_19_2MHZ);
+	clock_set(t, days * NSEC_PER_SEC + 52);	/* 0.998 ticks */
+	KUNIT_EXPECT_EQ(test, read_timestamp(t, RCS0, 0),
+			1000 + days * TEST_19_2MHZ);
+	clock_set(t, days * NSEC_PER_SEC + 53);
+	KUNIT_EXPECT_EQ(test, read_timestamp(t, RCS0, 0),
+			1000 + days * TEST_19_2MHZ + 1);
+}
+
+static void simgpu_hw_test_ctx_timestamp_wrap(struct kunit *test)
+{
+	struct simgpu_hw_test *t = test->priv;
+	__le32 *ctx = test_ctx(t, 7, 0xffffff00);
+	__le32 *batch = busy_batch(t, 1000);
+	struct simgpu_hw *hw = test_create(t, TEST_1GHZ, 0, true);
+
+	clock_set(t, 100);
+	submit(hw, VCS1, ctx, batch, 42);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, VCS1, RING_CURRENT_CTX), 7);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, VCS1, RING_STATUS), RING_STATUS_BUSY);
+	KUNIT_EXPECT_EQ(test, img_rd(ctx, CTX_IMG_STATUS),
+			status_resident(VCS1));
+	KUNIT_EXPECT_EQ(test, img_rd(ctx, CTX_IMG_SWITCH_COUNT), 1);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, VCS1, RING_CTX_TIMESTAMP),
+			0xffffff00);
+
+	/* Counting and wrapping in the register */
+	clock_set(t, 100 + 255);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, VCS1, RING_CTX_TIMESTAMP),
+			0xffffffff);
+	clock_set(t, 100 + 500);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, VCS1, RING_CTX_TIMESTAMP), 0xf4);
+	KUNIT_EXPECT_EQ(test, ctx_time(hw, ctx), 0xf4);
+	KUNIT_EXPECT_EQ(test, img_rd(ctx, CTX_IMG_SEQNO), 0);
+
+	/* Saved wrapped on switch-out, stops counting */
+	clock_set(t, 100 + 5000);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, VCS1, RING_STATUS), 0);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, VCS1, RING_CURRENT_CTX), 0);
+	KUNIT_EXPECT_EQ(test, img_rd(ctx, CTX_IMG_TIMESTAMP), 0x2e8);
+	KUNIT_EXPECT_EQ(test, img_rd(ctx, CTX_IMG_STATUS), 0);
+	KUNIT_EXPECT_EQ(test, img_rd(ctx, CTX_IMG_SWITCH_COUNT), 2);
+	KUNIT_EXPECT_EQ(test, img_rd(ctx, CTX_IMG_SEQNO), 42);
+	KUNIT_EXPECT_EQ(test, ctx_time(hw, ctx), 0x2e8);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, VCS1, RING_CTX_TIMESTAMP), 0x2e8);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, VCS1, RING_IRQ_REASON),
+			RING_IRQ_COMPLETE | RING_IRQ_CTX_SWITCH);
+
+	/* Loaded again on the next switch-in */
+	submit(hw, VCS1, ctx, batch, 43);
+	clock_set(t, 100 + 5000 + 10);
+	KUNIT_EXPECT_EQ(test, ctx_time(hw, ctx), 0x2e8 + 10);
+	KUNIT_EXPECT_EQ(test, img_rd(ctx, CTX_IMG_SWITCH_COUNT), 3);
+	clock_set(t, 100 + 5000 + 5000);
+	KUNIT_EXPECT_EQ(test, ctx_time(hw, ctx), 0x2e8 + 1000);
+	KUNIT_EXPECT_EQ(test, img_rd(ctx, CTX_IMG_SEQNO), 43);
+}
+
+/* 30 back-to-back 1 s batches at 1 GHz, evaluated late in one step */
+static void simgpu_hw_test_exact_accounting(struct kunit *test)
+{
+	const u64 total = 30 * NSEC_PER_SEC;
+	struct simgpu_hw_test *t = test->priv;
+	__le32 *ctx = test_ctx(t, 3, 0);
+	__le32 *batch = busy_batch(t, NSEC_PER_SEC);
+	struct simgpu_hw *hw = test_create(t, TEST_1GHZ, 0, true);
+	u32 i;
+
+	clock_set(t, 1000);
+	for (i = 1; i <= 30; i++)
+		submit(hw, RCS0, ctx, batch, i);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, RCS0, RING_SUBMIT_FREE),
+			RING_SUBMIT_FIFO_DEPTH - 29);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, RCS0, RING_CURRENT_CTX), 3);
+	KUNIT_EXPECT_EQ(test, img_rd(ctx, CTX_IMG_STATUS),
+			status_resident(RCS0));
+
+	/* Midway: 15 done, the 16th running, no switches in between */
+	clock_set(t, 1000 + 15 * NSEC_PER_SEC + NSEC_PER_SEC / 2);
+	KUNIT_EXPECT_EQ(test, ctx_time(hw, ctx),
+			lower_32_bits(15 * NSEC_PER_SEC + NSEC_PER_SEC / 2));
+	KUNIT_EXPECT_EQ(test, img_rd(ctx, CTX_IMG_SEQNO), 15);
+	KUNIT_EXPECT_EQ(test, img_rd(ctx, CTX_IMG_SWITCH_COUNT), 1);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, RCS0, RING_SUBMIT_FREE),
+			RING_SUBMIT_FIFO_DEPTH - 14);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, RCS0, RING_IRQ_REASON),
+			RING_IRQ_COMPLETE);
+
+	/* A very late look: the end is still exact */
+	clock_set(t, 1000 * NSEC_PER_SEC);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, RCS0, RING_STATUS), 0);
+	KUNIT_EXPECT_EQ(test, img_rd(ctx, CTX_IMG_TIMESTAMP),
+			lower_32_bits(total));
+	KUNIT_EXPECT_EQ(test, ctx_time(hw, ctx), lower_32_bits(total));
+	KUNIT_EXPECT_EQ(test, img_rd(ctx, CTX_IMG_SEQNO), 30);
+	KUNIT_EXPECT_EQ(test, img_rd(ctx, CTX_IMG_SWITCH_COUNT), 2);
+	KUNIT_EXPECT_EQ(test, img_rd(ctx, CTX_IMG_STATUS), 0);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, RCS0, RING_CURRENT_CTX), 0);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, RCS0, RING_SUBMIT_FREE),
+			RING_SUBMIT_FIFO_DEPTH);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, RCS0, RING_IRQ_REASON),
+			RING_IRQ_COMPLETE | RING_IRQ_CTX_SWITCH);
+}
+
+/* No rounding per command at a reference clock that is not 1 GHz */
+static void simgpu_hw_test_exact_accounting_19_2mhz(struct kunit *test)
+{
+	struct simgpu_hw_test *t = test->priv;
+	__le32 *ctx = test_ctx(t, 1, 0), *ctx2 = test_ctx(t, 2, 0);
+	__le32 *batch = test_alloc(t, (300 * 3 + 1) * sizeof(u32));
+	__le32 *sec = busy_batch(t, NSEC_PER_SEC);
+	struct simgpu_hw *hw = test_create(t, TEST_19_2MHZ, 0, true);
+	int i;
+
+	/* 300 BUSY 100 ns (1.92 ticks each) */
+	for (i = 0; i < 300; i++) {
+		batch[3 * i] = cpu_to_le32(SIMGPU_CMD_BUSY);
+		batch[3 * i + 1] = cpu_to_le32(100);
+		batch[3 * i + 2] = 0;
+	}
+	batch[900] = cpu_to_le32(SIMGPU_CMD_END);
+
+	clock_set(t, 333);
+	submit(hw, BCS0, ctx, batch, 1);
+	clock_set(t, NSEC_PER_SEC);
+	KUNIT_EXPECT_EQ(test, ctx_time(hw, ctx), 300 * 192 / 100);
+	KUNIT_EXPECT_EQ(test, img_rd(ctx, CTX_IMG_SEQNO), 1);
+
+	for (i = 0; i < 30; i++)
+		submit(hw, BCS0, ctx2, sec, i);
+	clock_set(t, 100 * NSEC_PER_SEC);
+	KUNIT_EXPECT_EQ(test, ctx_time(hw, ctx2), 30 * TEST_19_2MHZ);
+}
+
+static void simgpu_hw_test_two_contexts(struct kunit *test)
+{
+	struct simgpu_hw_test *t = test->priv;
+	__le32 *a = test_ctx(t, 1, 0), *b = test_ctx(t, 2, 0);
+	__le32 *b1000 = busy_batch(t, 1000);
+	__le32 *b2000 = busy_batch(t, 2000);
+	__le32 *b3000 = batch_begin(t);
+	struct simgpu_hw *hw;
+
+	emit_busy(t, 1000);
+	emit_busy(t, 2000);
+	emit(t, SIMGPU_CMD_END);
+	hw = test_create(t, TEST_1GHZ, 0, true);
+
+	/* A: 0-1000, B: 1000-3000, A: 3000-6000 */
+	submit(hw, VCS1, a, b1000, 1);
+	submit(hw, VCS1, b, b2000, 2);
+	submit(hw, VCS1, a, b3000, 3);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, VCS1, RING_IRQ_REASON), 0);
+
+	clock_set(t, 1500);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, VCS1, RING_CURRENT_CTX), 2);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, VCS1, RING_IRQ_REASON),
+			RING_IRQ_COMPLETE | RING_IRQ_CTX_SWITCH);
+	eng_wr(hw, VCS1, RING_IRQ_REASON,
+	       RING_IRQ_COMPLETE | RING_IRQ_CTX_SWITCH);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, VCS1, RING_IRQ_REASON), 0);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_STATUS), 0);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_TIMESTAMP), 1000);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_SWITCH_COUNT), 2);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_SEQNO), 1);
+	KUNIT_EXPECT_EQ(test, img_rd(b, CTX_IMG_STATUS), status_resident(VCS1));
+	KUNIT_EXPECT_EQ(test, img_rd(b, CTX_IMG_SWITCH_COUNT), 1);
+	KUNIT_EXPECT_EQ(test, img_rd(b, CTX_IMG_SEQNO), 0);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, VCS1, RING_CTX_TIMESTAMP), 500);
+	KUNIT_EXPECT_EQ(test, ctx_time(hw, a), 1000);
+	KUNIT_EXPECT_EQ(test, ctx_time(hw, b), 500);
+
+	clock_set(t, 4000);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, VCS1, RING_CURRENT_CTX), 1);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, VCS1, RING_IRQ_REASON),
+			RING_IRQ_COMPLETE | RING_IRQ_CTX_SWITCH);
+	KUNIT_EXPECT_EQ(test, img_rd(b, CTX_IMG_TIMESTAMP), 2000);
+	KUNIT_EXPECT_EQ(test, img_rd(b, CTX_IMG_SWITCH_COUNT), 2);
+	KUNIT_EXPECT_EQ(test, img_rd(b, CTX_IMG_SEQNO), 2);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_SWITCH_COUNT), 3);
+	KUNIT_EXPECT_EQ(test, ctx_time(hw, a), 2000);
+	KUNIT_EXPECT_EQ(test, ctx_time(hw, b), 2000);
+
+	clock_set(t, 100000);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, VCS1, RING_STATUS), 0);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_TIMESTAMP), 4000);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_SWITCH_COUNT), 4);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_SEQNO), 3);
+	KUNIT_EXPECT_EQ(test, img_rd(b, CTX_IMG_SWITCH_COUNT), 2);
+	KUNIT_EXPECT_EQ(test, ctx_time(hw, a) + ctx_time(hw, b), 6000);
+}
+
+static void simgpu_hw_test_write32(struct kunit *test)
+{
+	struct simgpu_hw_test *t = test->priv;
+	u32 *dst = kunit_kzalloc(test, 4 * sizeof(u32), GFP_KERNEL);
+	__le32 *a, *b, *good, *bad, *unaligned, *null, *endless;
+	struct simgpu_hw *hw;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, dst);
+	a = test_ctx(t, 1, 0);
+	b = test_ctx(t, 2, 0);
+	good = batch_begin(t);
+	emit_write32(t, virt_to_phys(&dst[1]), 0xdeadbeef);
+	emit(t, SIMGPU_CMD_END);
+	bad = batch_begin(t);
+	emit(t, 0x77);
+	emit_write32(t, virt_to_phys(&dst[2]), 0x12345678);
+	emit(t, SIMGPU_CMD_END);
+	unaligned = batch_begin(t);
+	emit_write32(t, virt_to_phys(&dst[2]) + 1, 1);
+	emit(t, SIMGPU_CMD_END);
+	null = batch_begin(t);
+	emit_write32(t, 0, 1);
+	emit(t, SIMGPU_CMD_END);
+	/* BUSY 0 up to the limit, then END just past it */
+	endless = test_alloc(t, (SIMGPU_BATCH_MAX_WORDS + 4) * sizeof(u32));
+	for (i = 0; i < SIMGPU_BATCH_MAX_WORDS; i++)
+		endless[i] = cpu_to_le32(i % 3 ? 0 : SIMGPU_CMD_BUSY);
+	hw = test_create(t, TEST_1GHZ, 0, true);
+
+	submit(hw, RCS0, a, good, 7);
+	KUNIT_EXPECT_EQ(test, dst[1], 0xdeadbeef);
+	KUNIT_EXPECT_EQ(test, dst[0], 0);
+	KUNIT_EXPECT_EQ(test, dst[2], 0);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_SEQNO), 7);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, RCS0, RING_STATUS), 0);
+	eng_wr(hw, RCS0, RING_IRQ_REASON, ~0);
+
+	/* Unknown opcode: halts, nothing written, seqno not written */
+	clock_set(t, 100);
+	submit(hw, RCS0, b, bad, 8);
+	clock_set(t, 1000);
+	KUNIT_EXPECT_EQ(test, dst[2], 0);
+	KUNIT_EXPECT_EQ(test, img_rd(b, CTX_IMG_SEQNO), 0);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, RCS0, RING_STATUS),
+			RING_STATUS_BUSY | RING_STATUS_ERROR);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, RCS0, RING_IRQ_REASON),
+			RING_IRQ_ERROR);
+	KUNIT_EXPECT_EQ(test, ctx_time(hw, b), 900);
+
+	/* Work queued behind it waits for the reset */
+	submit(hw, RCS0, a, unaligned, 9);
+	submit(hw, RCS0, a, null, 10);
+	submit_addr(hw, RCS0, virt_to_phys(a), 0, 11);
+	submit(hw, RCS0, a, endless, 12);
+	submit(hw, RCS0, a, good, 13);
+	for (i = 9; i <= 13; i++) {
+		eng_wr(hw, RCS0, RING_IRQ_REASON, ~0);
+		eng_wr(hw, RCS0, RING_RESET, 1);
+		KUNIT_EXPECT_EQ(test, eng_rd(hw, RCS0, RING_IRQ_REASON),
+				RING_IRQ_RESET_DONE | RING_IRQ_CTX_SWITCH |
+				(i < 13 ? RING_IRQ_ERROR : RING_IRQ_COMPLETE));
+		KUNIT_EXPECT_EQ(test, eng_rd(hw, RCS0, RING_STATUS),
+				i < 13 ? RING_STATUS_BUSY | RING_STATUS_ERROR :
+				0);
+	}
+	KUNIT_EXPECT_EQ(test, dst[2], 0);
+	KUNIT_EXPECT_EQ(test, img_rd(b, CTX_IMG_SEQNO), 0);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_SEQNO), 13);
+
+	/* Bad context image address: dropped at submission */
+	eng_wr(hw, RCS0, RING_IRQ_REASON, ~0);
+	submit_addr(hw, RCS0, 0, virt_to_phys(good), 14);
+	submit_addr(hw, RCS0, virt_to_phys(a) + 2, virt_to_phys(good), 15);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, RCS0, RING_IRQ_REASON),
+			RING_IRQ_ERROR);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, RCS0, RING_STATUS), 0);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, RCS0, RING_SUBMIT_FREE),
+			RING_SUBMIT_FIFO_DEPTH);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_SEQNO), 13);
+}
+
+static void simgpu_hw_test_hang_reset(struct kunit *test)
+{
+	struct simgpu_hw_test *t = test->priv;
+	__le32 *a = test_ctx(t, 1, 0), *b = test_ctx(t, 2, 0);
+	__le32 *busy = busy_batch(t, 1000);
+	__le32 *sec = busy_batch(t, NSEC_PER_SEC);
+	__le32 *hang = batch_begin(t);
+	struct simgpu_hw *hw;
+
+	emit_busy(t, 10);
+	emit(t, SIMGPU_CMD_HANG);
+	emit(t, SIMGPU_CMD_END);
+	hw = test_create(t, TEST_1GHZ, 0, true);
+
+	clock_set(t, 100);
+	submit(hw, CCS3, a, hang, 1);
+	submit(hw, CCS3, b, busy, 2);
+	clock_set(t, 5100);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_STATUS),
+			RING_STATUS_BUSY | RING_STATUS_HUNG);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_CURRENT_CTX), 1);
+	KUNIT_EXPECT_EQ(test, ctx_time(hw, a), 5000);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_IRQ_REASON), 0);
+
+	eng_wr(hw, CCS3, RING_RESET, 1);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_IRQ_REASON),
+			RING_IRQ_RESET_DONE | RING_IRQ_CTX_SWITCH);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_TIMESTAMP), 5000);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_STATUS), 0);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_SWITCH_COUNT), 2);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_SEQNO), 0);
+	/* The next context runs from the reset on */
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_STATUS), RING_STATUS_BUSY);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_CURRENT_CTX), 2);
+	KUNIT_EXPECT_EQ(test, img_rd(b, CTX_IMG_STATUS), status_resident(CCS3));
+
+	clock_set(t, 7000);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_STATUS), 0);
+	KUNIT_EXPECT_EQ(test, img_rd(b, CTX_IMG_TIMESTAMP), 1000);
+	KUNIT_EXPECT_EQ(test, img_rd(b, CTX_IMG_SEQNO), 2);
+	/* The aborted batch does not come back */
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_SWITCH_COUNT), 2);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_SEQNO), 0);
+
+	/* Reset of a busy batch; the same context queued behind it */
+	submit(hw, CCS3, a, sec, 3);
+	submit(hw, CCS3, a, busy, 4);
+	clock_set(t, 7300);
+	eng_wr(hw, CCS3, RING_RESET, 1);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_TIMESTAMP), 5300);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_SEQNO), 0);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_SWITCH_COUNT), 5);
+	clock_set(t, 9000);
+	KUNIT_EXPECT_EQ(test, ctx_time(hw, a), 6300);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_SEQNO), 4);
+
+	/* Reset of an idle engine */
+	eng_wr(hw, CCS3, RING_IRQ_REASON, ~0);
+	eng_wr(hw, CCS3, RING_RESET, 1);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_IRQ_REASON),
+			RING_IRQ_RESET_DONE);
+
+	/* Destroying the device with a hung engine */
+	submit(hw, CCS3, a, hang, 5);
+	clock_set(t, 10000);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_STATUS),
+			RING_STATUS_BUSY | RING_STATUS_HUNG);
+}
+
+static void simgpu_hw_test_fifo(struct kunit *test)
+{
+	struct simgpu_hw_test *t = test->priv;
+	__le32 *a = test_ctx(t, 1, 0);
+	__le32 *busy = busy_batch(t, 1000);
+	struct simgpu_hw *hw = test_create(t, TEST_1GHZ, 0, true);
+	u32 i;
+
+	/* The first one starts at once, 64 wait, the last one is dropped */
+	for (i = 1; i <= RING_SUBMIT_FIFO_DEPTH + 2; i++)
+		submit(hw, BCS0, a, busy, i);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, BCS0, RING_SUBMIT_FREE), 0);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, BCS0, RING_IRQ_REASON),
+			RING_IRQ_ERROR);
+	clock_set(t, 1500);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, BCS0, RING_SUBMIT_FREE), 1);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_SEQNO), 1);
+
+	/* Memory is updated when an MMIO access evaluates the engine */
+	clock_set(t, NSEC_PER_SEC);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, BCS0, RING_SUBMIT_FREE),
+			RING_SUBMIT_FIFO_DEPTH);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_SEQNO),
+			RING_SUBMIT_FIFO_DEPTH + 1);
+	KUNIT_EXPECT_EQ(test, ctx_time(hw, a),
+			(RING_SUBMIT_FIFO_DEPTH + 1) * 1000);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_SWITCH_COUNT), 2);
+}
+
+/* Real clock: the handler is called from the timer, again until acked */
+static void simgpu_hw_test_irq(struct kunit *test)
+{
+	struct simgpu_hw_test *t = test->priv;
+	__le32 *a = test_ctx(t, 1, 0);
+	__le32 *busy = busy_batch(t, NSEC_PER_MSEC);
+	struct simgpu_hw *hw = test_create(t, TEST_19_2MHZ, 0, false);
+
+	t->irq_ack_from = 2;
+	simgpu_hw_write32(hw, SIMGPU_REG_IRQ_ENABLE, 1);
+	submit(hw, RCS0, a, busy, 1);
+
+	KUNIT_ASSERT_GT(test, wait_for_completion_timeout(&t->irq_done,
+							  msecs_to_jiffies(5000)),
+			0);
+	KUNIT_EXPECT_GE(test, atomic_read(&t->irq_calls), 2);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(t->irq_status_seen), BIT_ULL(RCS0));
+	KUNIT_EXPECT_EQ(test, READ_ONCE(t->irq_reasons[RCS0]),
+			RING_IRQ_COMPLETE | RING_IRQ_CTX_SWITCH);
+	KUNIT_EXPECT_EQ(test, irq_status(hw), 0);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, RCS0, RING_IRQ_REASON), 0);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_SEQNO), 1);
+	/* Exact even though the timer fired late: 1 ms at 19.2 MHz */
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_TIMESTAMP), 19200);
+}
+
+/* IRQ_STATUS, RW1C acknowledge and the master enable, with a fake clock */
+static void simgpu_hw_test_irq_ack(struct kunit *test)
+{
+	struct simgpu_hw_test *t = test->priv;
+	__le32 *a = test_ctx(t, 1, 0);
+	__le32 *busy = busy_batch(t, 1000);
+	struct simgpu_hw *hw = test_create(t, TEST_1GHZ, 0, true);
+
+	t->irq_ack_from = 1;
+	submit(hw, CCS3, a, busy, 1);
+	clock_set(t, 2000);
+	KUNIT_EXPECT_EQ(test, simgpu_hw_read32(hw, SIMGPU_REG_IRQ_STATUS), 0);
+	KUNIT_EXPECT_EQ(test, simgpu_hw_read32(hw, SIMGPU_REG_IRQ_STATUS_HI),
+			BIT(CCS3 - 32));
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_IRQ_REASON),
+			RING_IRQ_COMPLETE | RING_IRQ_CTX_SWITCH);
+
+	/* Disabled: the handler is not called */
+	msleep(20);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->irq_calls), 0);
+
+	eng_wr(hw, CCS3, RING_IRQ_REASON, RING_IRQ_COMPLETE);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_IRQ_REASON),
+			RING_IRQ_CTX_SWITCH);
+	KUNIT_EXPECT_EQ(test, irq_status(hw), BIT_ULL(CCS3));
+	eng_wr(hw, CCS3, RING_IRQ_REASON, RING_IRQ_CTX_SWITCH);
+	KUNIT_EXPECT_EQ(test, irq_status(hw), 0);
+
+	/* Pending reasons raise the line when it gets enabled */
+	submit(hw, CCS3, a, busy, 2);
+	clock_set(t, 4000);
+	KUNIT_EXPECT_EQ(test, irq_status(hw), BIT_ULL(CCS3));
+	msleep(20);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->irq_calls), 0);
+	simgpu_hw_write32(hw, SIMGPU_REG_IRQ_ENABLE, 1);
+	KUNIT_ASSERT_GT(test, wait_for_completion_timeout(&t->irq_done,
+							  msecs_to_jiffies(5000)),
+			0);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(t->irq_status_seen), BIT_ULL(CCS3));
+	KUNIT_EXPECT_EQ(test, READ_ONCE(t->irq_reasons[CCS3]),
+			RING_IRQ_COMPLETE | RING_IRQ_CTX_SWITCH);
+	KUNIT_EXPECT_EQ(test, irq_status(hw), 0);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_SEQNO), 2);
+}
+
+/*
+ * Real clock, interrupts on: contexts switching on one engine while another
+ * runs back-to-back, driven by the model's timers. Sampled run times never
+ * go back and end exact (200 us is 3840 ticks at 19.2 MHz).
+ */
+static void simgpu_hw_test_realtime(struct kunit *test)
+{
+	struct simgpu_hw_test *t = test->priv;
+	__le32 *a = test_ctx(t, 1, 0), *b = test_ctx(t, 2, 0);
+	__le32 *c = test_ctx(t, 3, 0);
+	__le32 *busy = busy_batch(t, 200 * NSEC_PER_USEC);
+	struct simgpu_hw *hw = test_create(t, TEST_19_2MHZ, 0, false);
+	u32 ta = 0, tb = 0, tc = 0, now;
+	unsigned long timeout;
+	int i;
+
+	t->irq_ack_from = 1;
+	simgpu_hw_write32(hw, SIMGPU_REG_IRQ_ENABLE, 1);
+	for (i = 1; i <= 10; i++) {
+		submit(hw, RCS0, a, busy, i);
+		submit(hw, RCS0, b, busy, i);
+		submit(hw, CCS3, c, busy, 2 * i - 1);
+		submit(hw, CCS3, c, busy, 2 * i);
+	}
+
+	/* Only the timers move the engines: memory is not read via MMIO */
+	timeout = jiffies + msecs_to_jiffies(5000);
+	while ((img_rd(a, CTX_IMG_SEQNO) != 10 ||
+		img_rd(b, CTX_IMG_SEQNO) != 10 ||
+		img_rd(c, CTX_IMG_SEQNO) != 20 ||
+		img_rd(c, CTX_IMG_STATUS)) && time_before(jiffies, timeout)) {
+		now = ctx_time(hw, a);
+		KUNIT_EXPECT_GE(test, now, ta);
+		ta = now;
+		now = ctx_time(hw, b);
+		KUNIT_EXPECT_GE(test, now, tb);
+		tb = now;
+		now = ctx_time(hw, c);
+		KUNIT_EXPECT_GE(test, now, tc);
+		tc = now;
+		usleep_range(50, 100);
+	}
+
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_SEQNO), 10);
+	KUNIT_EXPECT_EQ(test, img_rd(b, CTX_IMG_SEQNO), 10);
+	KUNIT_EXPECT_EQ(test, img_rd(c, CTX_IMG_SEQNO), 20);
+	KUNIT_EXPECT_EQ(test, ctx_time(hw, a), 10 * 3840);
+	KUNIT_EXPECT_EQ(test, ctx_time(hw, b), 10 * 3840);
+	KUNIT_EXPECT_EQ(test, ctx_time(hw, c), 20 * 3840);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_SWITCH_COUNT), 20);
+	KUNIT_EXPECT_EQ(test, img_rd(b, CTX_IMG_SWITCH_COUNT), 20);
+	KUNIT_EXPECT_EQ(test, img_rd(c, CTX_IMG_SWITCH_COUNT), 2);
+	KUNIT_EXPECT_GE(test, atomic_read(&t->irq_calls), 1);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(t->irq_reasons[RCS0]),
+			RING_IRQ_COMPLETE | RING_IRQ_CTX_SWITCH);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(t->irq_reasons[CCS3]),
+			RING_IRQ_COMPLETE | RING_IRQ_CTX_SWITCH);
+}
+
+static int simgpu_hw_test_init(struct kunit *test)
+{
+	struct simgpu_hw_test *t;
+
+	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return -ENOMEM;
+
+	t->test = test;
+	init_completion(&t->irq_done);
+	atomic_set(&t->irq_calls, 0);
+	test->priv = t;
+
+	/* Freed in exit, after the device is gone */
+	t->arena = kzalloc(TEST_ARENA_SIZE, GFP_KERNEL);
+	if (!t->arena)
+		return -ENOMEM;
+
+	return 0;
+}
+
+static void simgpu_hw_test_exit(struct kunit *test)
+{
+	struct simgpu_hw_test *t = test->priv;
+
+	if (!t)
+		return;
+	test_destroy(t);
+	kfree(t->arena);
+}
+
+static struct kunit_case simgpu_hw_test_cases[] = {
+	KUNIT_CASE(simgpu_hw_test_registers),
+	KUNIT_CASE(simgpu_hw_test_timestamp_carry),
+	KUNIT_CASE(simgpu_hw_test_timestamp_days),
+	KUNIT_CASE(simgpu_hw_test_ctx_timestamp_wrap),
+	KUNIT_CASE(simgpu_hw_test_exact_accounting),
+	KUNIT_CASE(simgpu_hw_test_exact_accounting_19_2mhz),
+	KUNIT_CASE(simgpu_hw_test_two_contexts),
+	KUNIT_CASE(simgpu_hw_test_write32),
+	KUNIT_CASE(simgpu_hw_test_hang_reset),
+	KUNIT_CASE(simgpu_hw_test_fifo),
+	KUNIT_CASE(simgpu_hw_test_irq),
+	KUNIT_CASE(simgpu_hw_test_irq_ack),
+	KUNIT_CASE(simgpu_hw_test_realtime),
+	{}
+};
+
+static struct kunit_suite simgpu_hw_test_suite = {
+	.name = "simgpu_hw",
+	.init = simgpu_hw_test_init,
+	.exit = simgpu_hw_test_exit,
+	.test_cases = simgpu_hw_test_cases,
+};
+
+kunit_test_suite(simgpu_hw_test_suite);
