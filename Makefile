@@ -104,13 +104,17 @@ kernel: src $(UML_OUT)/.config
 
 # --- userspace: the tools, the load generator, selftests ---------------------
 # Each directory builds with "make -C DIR OUTPUT=$(BIN)/" into $(BIN).
-USER_DIRS	:= tools/gpu/drmtop tools/gpu/simgpu-load \
+USER_DIRS	:= tools/gpu/simgpu-load \
 		   tools/testing/selftests/drivers/gpu/simgpu
+DRMTOP		:= $(REPO)/tools/gpu/drmtop
 
 # The uAPI headers of the overlaid tree, for userspace (kselftest style).
 HDR		:= $(BUILD)/hdr/usr/include
 
 tools: $(BIN)/vm-poweroff headers
+	@$(MAKE) -s -C $(DRMTOP) all install bindir=$(BIN) \
+		mandir=$(BUILD)/man >/dev/null
+	@install -m 0755 $(DRMTOP)/drmtop-bench $(BIN)/
 	@for d in $(USER_DIRS); do \
 		[ ! -f $(REPO)/$$d/Makefile ] || \
 		$(MAKE) -s -C $(REPO)/$$d OUTPUT=$(BIN)/ \
@@ -125,12 +129,15 @@ $(BIN)/vm-poweroff: $(REPO)/devtools/poweroff.c
 	$(CC) -O2 -Wall -o $@ $<
 
 # --- running things in the VM ------------------------------------------------
+# CMD and BOOTARGS reach the script through the environment, so quotes in
+# them need no escaping; as in any make variable, write $$ for a $.
+export CMD BOOTARGS
 vm-run: kernel tools
-	@$(REPO)/devtools/vm-run.sh $(VMLINUX) $(BIN) '$(CMD)' '$(BOOTARGS)'
+	@$(REPO)/devtools/vm-run.sh $(VMLINUX) $(BIN) "$$CMD" "$$BOOTARGS"
 
 run: kernel tools
 	@$(REPO)/devtools/vm-run.sh $(VMLINUX) $(BIN) \
-		'sh $(REPO)/devtools/demo.sh' '$(BOOTARGS)'
+		'sh $(REPO)/devtools/demo.sh' "$$BOOTARGS"
 
 # --- tests --------------------------------------------------------------------
 kunit: src
@@ -144,7 +151,7 @@ check: kernel tools
 
 bench: kernel tools
 	@$(REPO)/devtools/vm-run.sh $(VMLINUX) $(BIN) \
-		'sh $(REPO)/devtools/bench.sh' '$(BOOTARGS)'
+		'sh $(REPO)/devtools/bench.sh' "$$BOOTARGS"
 
 # --- the patch series --------------------------------------------------------
 series: base

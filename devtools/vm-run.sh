@@ -11,7 +11,9 @@
 set -u
 kernel=$1 bindir=$2 cmd=$3 bootargs=${4:-}
 
-vmdir=$(mktemp -d "${TMPDIR:-/tmp}/vm-run.XXXXXX")
+# Not under /tmp: the guest mounts a tmpfs there.
+mkdir -p "$bindir/../vm"
+vmdir=$(mktemp -d "$(cd "$bindir/../vm" && pwd)/run.XXXXXX")
 trap 'rm -rf "$vmdir"' EXIT INT TERM
 printf '%s\n' "$cmd" > "$vmdir/cmd"
 cat > "$vmdir/init" <<EOI
@@ -20,7 +22,7 @@ export PATH=$bindir:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root TERM=dumb LANG=C.UTF-8
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
-mount -t devtmpfs devtmpfs /dev
+mountpoint -q /dev || mount -t devtmpfs devtmpfs /dev
 mount -t debugfs debugfs /sys/kernel/debug
 mount -t tmpfs tmpfs /tmp
 mount -t tmpfs tmpfs /run
@@ -44,14 +46,14 @@ chmod +x "$vmdir/init"
 "$kernel" mem=256M rootfstype=hostfs rootflags=/ ro init="$vmdir/init" \
 	con0=fd:0,fd:1 con=null quiet $bootargs < /dev/null 2>&1 |
 	awk -v dmesg="$vmdir/dmesg" -v status="$vmdir/status" '
-	/^@@VM-START@@/ { on = 1; next }
+	/^@@VM-START@@/ { on = 1; started = 1; next }
 	/^@@DMESG-BEGIN@@/ { on = 0; dm = 1; next }
 	/^@@DMESG-END@@/ { dm = 0; next }
 	/^@@VM-EXIT@@/ { print $2 > status; next }
 	dm { print > dmesg; next }
 	on { print; fflush() }
 	!on && !dm { pre = pre $0 "\n" }
-	END { if (!dm && pre != "" && !on) printf "%s", pre }'
+	END { if (!started) printf "%s", pre }'
 
 if [ ! -s "$vmdir/status" ]; then
 	echo "vm-run: the guest did not finish (crash or panic?)" >&2

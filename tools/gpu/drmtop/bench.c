@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * drmtop-bench: cost of a drmtop refresh
+ *
+ * Prints two lines:
+ *   bench: drmtop_refresh_vs_read ratio=X target=<=2
+ *	CPU time of a drmtop refresh (nothing changed) over the CPU time of a
+ *	minimal loop that only opens and reads the same fdinfo files.
+ *   bench: drmtop_idle_refresh_vs_full_discovery ratio=Y target=<=0.3
+ *	CPU time of a refresh when nothing changed over a full discovery
+ *	(every fd of every process).
+ *
+ * --make-tree DIR builds a fake proc tree for testing (see --help).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "scan.h"
+
+static uint64_t cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static int write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -1;
+	fputs(text, f);
+	return fclose(f);
+}
+
+/* DIR/<pid>/{comm,fd/N,fdinfo/N}: fds 0-2 -> /dev/null, DRM fds from 3. */
+static int make_tree(const char *dir, unsigned int npids, unsigned int nfds,
+		     bool dup)
+{
+	char path[4096], text[1024];
+	unsigned int p, f, id = 1;
+
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		return -1;
+	for (p = 0; p < npids; p++) {
+		unsigned int pid = 1000 + p;
+
+		snprintf(path, sizeof(path), "%s/%u", dir, pid);
+		if (mkdir(path, 0755) && errno != EEXIST)
+			return -1;
+		snprintf(path, sizeof(path), "%s/%u/fd", dir, pid);
+		mkdir(path, 0755);
+		snprintf(path, sizeof(path), "%s/%u/fdinfo", dir, pid);
+		mkdir(path, 0755);
+		snprintf(path, sizeof(path), "%s/%u/comm", dir, pid);
+		snprintf(text, sizeof(text), "bench%u\n", pid);
+		if (write_file(path, text))
+			return -1;
+		for (f = 0; f < 3 + nfds; f++) {
+			snprintf(path, sizeof(path), "%s/%u/fd/%u", dir, pid, f);
+			unlink(path);
+			if (symlink(f < 3 ? "/dev/null" : "/dev/dri/renderD128",
+				    path))
+				return -1;
+			snprintf(path, sizeof(path), "%s/%u/fdinfo/%u", dir,
+				 pid, f);
+			if (f < 3) {
+				snprintf(text, sizeof(text),
+					 "pos:\t0\nflags:\t02\nmnt_id:\t1\nino:\t5\n");
+			} else {
+				if (f == 3 || !dup)
+					id++;
+				snprintf(text, sizeof(text),
+					 "pos:\t0\nflags:\t02100002\nmnt_id:\t26\nino:\t911\n"
+					 "drm-driver:\tsimgpu\ndrm-client-id:\t%u\n"
+					 "drm-pdev:\t0000:00:04.0\n"
+					 "drm-engine-rcs:\t%u ns\ndrm-cycles-rcs:\t%u\n"
+					 "drm-total-cycles-rcs:\t99887766\n"
+					 "drm-engine-ccs:\t0 ns\ndrm-cycles-ccs:\t0\n"
+					 "drm-total-cycles-ccs:\t99887766\n"
+					 "drm-engine-capacity-ccs:\t4\n"
+					 "drm-total-memory:\t8 KiB\ndrm-shared-memory:\t0\n"
+					 "drm-resident-memory:\t4 KiB\n"
+					 "drm-purgeable-memory:\t0\ndrm-active-memory:\t0\n"
+					 "drm-total-vram0:\t1 MiB\n", id, id * 10,
+					 id * 3);
+			}
+			if (write_file(path, text))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: drmtop-bench [-p DIR] [-r ROUNDS] [--check]\n"
+"       drmtop-bench --make-tree DIR [--pids N] [--fds N] [--dup]\n"
+"\n"
+"Measure the CPU time of drmtop refreshes against the DRM clients visible in\n"
+"DIR (default /proc) and print 'bench: <name> ratio=<x> target=<op><y>':\n"
+"  drmtop_refresh_vs_read                 refresh / plain read of the same\n"
+"                                         fdinfo files (target <= 2)\n"
+"  drmtop_idle_refresh_vs_full_discovery  refresh with nothing changed /\n"
+"                                         full discovery (target <= 0.3)\n"
+"Options:\n"
+"  -p, --proc-root DIR  proc tree to use (default /proc)\n"
+"  -r, --rounds N       repetitions of each measurement (default 20)\n"
+"      --check          exit 1 when a target is missed\n"
+"      --make-tree DIR  create a fake proc tree: N pids (default 1000) with\n"
+"                       fds 0-2 on /dev/null and N DRM fds (default 2) as\n"
+"                       symlinks to /dev/dri/renderD128; every DRM fd is its\n"
+"                       own client unless --dup makes them share one\n");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "proc-root", required_argument, NULL, 'p' },
+		{ "rounds", required_argument, NULL, 'r' },
+		{ "check", no_argument, NULL, 'c' },
+		{ "make-tree", required_argument, NULL, 'm' },
+		{ "pids", required_argument, NULL, 'P' },
+		{ "fds", required_argument, NULL, 'F' },
+		{ "dup", no_argument, NULL, 'D' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *root = "/proc", *tree = NULL;
+	unsigned int rounds = 20, npids = 1000, nfds = 2, r, pass;
+	uint64_t t, t_read = UINT64_MAX, t_idle = UINT64_MAX;
+	uint64_t t_full = UINT64_MAX, nbytes = 0;
+	bool check = false, dup = false;
+	char **paths = NULL, *buf = NULL;
+	size_t npaths = 0, i, cap = 0, nfdref = 0;
+	double r1, r2;
+	struct drm_scan *s;
+	int c, ret = 0;
+
+	while ((c = getopt_long(argc, argv, "p:r:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			root = optarg;
+			break;
+		case 'r':
+			rounds = strtoul(optarg, NULL, 10);
+			if (!rounds) {
+				fprintf(stderr, "drmtop-bench: bad --rounds\n");
+				return 2;
+			}
+			break;
+		case 'c':
+			check = true;
+			break;
+		case 'm':
+			tree = optarg;
+			break;
+		case 'P':
+			npids = strtoul(optarg, NULL, 10);
+			break;
+		case 'F':
+			nfds = strtoul(optarg, NULL, 10);
+			break;
+		case 'D':
+			dup = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		usage(stderr);
+		return 2;
+	}
+	if (tree) {
+		if (make_tree(tree, npids, nfds, dup)) {
+			perror(tree);
+			return 1;
+		}
+		return 0;
+	}
+
+	s = drm_scan_new(root);
+	if (!s) {
+		perror(root);
+		return 1;
+	}
+	if (drm_scan_refresh(s, DRM_SCAN_FULL)) {
+		perror(root);
+		drm_scan_free(s);
+		return 1;
+	}
+	for (i = 0; i < s->nclients; i++) {
+		struct drm_client *cl = s->clients[i];
+
+		nfdref += cl->nfds;
+		paths = realloc(paths, (npaths + 1) * sizeof(*paths));
+		if (!paths ||
+		    asprintf(&paths[npaths], "%d/fdinfo/%d",
+			     (int)cl->fds[0].pid, cl->fds[0].fd) < 0) {
+			fprintf(stderr, "drmtop-bench: out of memory\n");
+			return 1;
+		}
+		npaths++;
+	}
+	if (!npaths) {
+		fprintf(stderr, "drmtop-bench: no DRM clients under %s\n", root);
+		drm_scan_free(s);
+		free(paths);
+		return 1;
+	}
+
+	/* best of three passes, each of 'rounds' repetitions */
+	for (pass = 0; pass < 3; pass++) {
+		t = cpu_ns();
+		for (r = 0; r < rounds; r++)
+			for (i = 0; i < npaths; i++) {
+				ssize_t n = fdinfo_read_file(s->rootfd, paths[i],
+							     &buf, &cap);
+
+				if (n > 0)
+					nbytes += n;
+			}
+		t = cpu_ns() - t;
+		if (t < t_read)
+			t_read = t;
+
+		t = cpu_ns();
+		for (r = 0; r < rounds; r++)
+			drm_scan_refresh(s, DRM_SCAN_CHEAP);
+		t = cpu_ns() - t;
+		if (t < t_idle)
+			t_idle = t;
+
+		t = cpu_ns();
+		for (r = 0; r < rounds; r++)
+			drm_scan_refresh(s, DRM_SCAN_FULL);
+		t = cpu_ns() - t;
+		if (t < t_full)
+			t_full = t;
+	}
+	r1 = t_read ? (double)t_idle / t_read : 0;
+	r2 = t_full ? (double)t_idle / t_full : 0;
+	printf("# proc-root=%s pids=%zu clients=%zu drm-fds=%zu rounds=%u "
+	       "read=%.1fus refresh=%.1fus full=%.1fus (per round, CPU)\n",
+	       root, s->npids, s->nclients, nfdref, rounds,
+	       t_read / 1e3 / rounds, t_idle / 1e3 / rounds,
+	       t_full / 1e3 / rounds);
+	printf("bench: drmtop_refresh_vs_read ratio=%.2f target=<=2\n", r1);
+	printf("bench: drmtop_idle_refresh_vs_full_discovery ratio=%.2f target=<=0.3\n",
+	       r2);
+	if (check && (r1 > 2 || r2 > 0.3))
+		ret = 1;
+	for (i = 0; i < npaths; i++)
+		free(paths[i]);
+	free(paths);
+	free(buf);
+	drm_scan_free(s);
+	return ret;
+}

@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * drmtop - per client GPU monitor for any DRM driver, based on the
+ * standard fdinfo keys of Documentation/gpu/drm-usage-stats.rst
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <ncurses.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "output.h"
+#include "scan.h"
+#include "tui.h"
+
+enum out_mode { OUT_TUI, OUT_BATCH, OUT_JSON, OUT_PROM };
+
+struct config {
+	enum out_mode mode;
+	bool batch;
+	unsigned long count;	/* 0: forever */
+	double delay;
+	const char *proc_root;
+	const char *output;
+	char *filter;
+	char *sort;
+	bool reverse;
+};
+
+static const char *progname = "drmtop";
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static void sleep_s(double s)
+{
+	struct timespec ts = {
+		.tv_sec = (time_t)s,
+		.tv_nsec = (long)((s - (time_t)s) * 1e9),
+	};
+
+	while (!stop && nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: %s [OPTIONS]\n"
+"\n"
+"Show GPU engine utilisation and memory of every DRM client on the system,\n"
+"for any driver that implements Documentation/gpu/drm-usage-stats.rst.\n"
+"Clients are found through /proc/PID/fd (character devices with major 226)\n"
+"and read from /proc/PID/fdinfo; a client shared by several fds or\n"
+"processes (dup, fork, SCM_RIGHTS) is shown once with all its pids.\n"
+"Clients are grouped per device: drm-pdev, else the sysfs device of the\n"
+"node, else the node name (renderDN, cardN; always with --proc-root).\n"
+"\n"
+"Options:\n"
+"  -b, --batch             plain text output, also the default when stdout\n"
+"                          is not a terminal\n"
+"  -n, --iterations COUNT  stop after COUNT refreshes (default: forever)\n"
+"  -d, --delay SECONDS     time between refreshes (default 2, minimum 0.01)\n"
+"  -j, --json              JSON lines: one object per client per refresh\n"
+"  -P, --prometheus        Prometheus text exposition format\n"
+"  -o, --output FILE       with --prometheus: atomically replace FILE each\n"
+"                          refresh (node_exporter textfile collector)\n"
+"  -f, --filter FILTER     only clients matching FILTER: driver=NAME,\n"
+"                          device=PDEV|renderDN, pid=PID, comm=NAME, or a\n"
+"                          text matched against driver, device and command\n"
+"  -s, --sort COLUMN       busy (default: busiest engine), pid, client, mem\n"
+"                          (total memory), resident, or an engine class name\n"
+"  -r, --reverse           reverse the sort order\n"
+"  -p, --proc-root DIR     read processes from DIR instead of /proc\n"
+"  -h, --help              show this help\n"
+"\n"
+"Utilisation per engine class and client, between two refreshes:\n"
+"  drm-cycles and drm-total-cycles:  dcycles / dtotal-cycles\n"
+"  drm-cycles and drm-maxfreq:       dcycles / (maxfreq * dt)\n"
+"  drm-engine (ns) only:             dns / dt\n"
+"divided by drm-engine-capacity (default 1); dt is measured per client at\n"
+"the time its fdinfo was read (CLOCK_MONOTONIC). The first sample, a\n"
+"window in which a counter went backwards (the larger previous value is\n"
+"kept, as the specification requires) and a window in which the time\n"
+"base did not advance show no value ('-', null). Values above 100%% are\n"
+"shown as they are and flagged with '!'.\n"
+"\n"
+"A refresh re-reads one fdinfo file per known client and scans only\n"
+"processes that appeared since the previous refresh; all fds of all\n"
+"processes are scanned every 5th refresh or at least every 5 seconds.\n"
+"Processes whose fds cannot be read are counted ('N processes not\n"
+"readable: run as root').\n"
+"\n"
+"Batch output: a header line per refresh, then one line per client:\n"
+"  DEVICE DRIVER client=ID pids=P1,P2 comm=NAME CLASS=PCT%% ...\n"
+"  mem.REGION=TOTAL/res:RESIDENT ...\n"
+"\n"
+"JSON output (one line per client per refresh): refresh, timestamp_ns\n"
+"(CLOCK_MONOTONIC of the read), realtime_ms, device, driver, pdev, dev,\n"
+"client_id, client_name, pids, fds[{pid,fd,comm}], engines{CLASS:{method,\n"
+"status, ns, cycles, total_cycles, maxfreq_hz, curfreq_hz, capacity,\n"
+"delta, delta_total, dt_ns, utilization (percent or null), over_100}},\n"
+"memory{REGION:{total, shared, resident, purgeable, active, memory}} in\n"
+"bytes, malformed_lines, unreadable_processes.\n"
+"\n"
+"Prometheus metrics (labels driver, device, client_id, pid, pids, comm and\n"
+"engine or region/kind):\n"
+"  drm_client_engine_busy_seconds_total     counter  drm-engine-<class>\n"
+"  drm_client_engine_cycles_total           counter  drm-cycles-<class>\n"
+"  drm_client_engine_total_cycles_total     counter  drm-total-cycles-<class>\n"
+"  drm_client_engine_capacity               gauge    drm-engine-capacity-<class>\n"
+"  drm_client_engine_max_frequency_hertz    gauge    drm-maxfreq-<class>\n"
+"  drm_client_engine_frequency_hertz        gauge    drm-curfreq-<class>\n"
+"  drm_client_engine_utilization_ratio      gauge    1.0 = 100%%, needs 2 refreshes\n"
+"  drm_client_memory_bytes                  gauge    kind=total|shared|resident|\n"
+"                                                    purgeable|active|memory\n"
+"  drmtop_unreadable_processes, drmtop_malformed_lines, drmtop_clients\n"
+"Example: drmtop --prometheus -d 15 -o /var/lib/node_exporter/drm.prom\n"
+"\n"
+"Interactive keys: q quit, h or ? help, space or p pause, < > or left/right\n"
+"change the sort column, r reverse sort, f filter, c clear filter,\n"
+"+ - change the delay.\n"
+"\n"
+"Exit status: 0 success, 1 runtime error, 2 usage error.\n", progname);
+}
+
+static int bad_usage(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "%s: ", progname);
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry '%s --help'.\n", progname);
+	return 2;
+}
+
+static int parse_args(int argc, char **argv, struct config *cfg)
+{
+	static const struct option opts[] = {
+		{ "batch", no_argument, NULL, 'b' },
+		{ "iterations", required_argument, NULL, 'n' },
+		{ "delay", required_argument, NULL, 'd' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "prometheus", no_argument, NULL, 'P' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "filter", required_argument, NULL, 'f' },
+		{ "sort", required_argument, NULL, 's' },
+		{ "reverse", no_argument, NULL, 'r' },
+		{ "proc-root", required_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	char *end;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "bn:d:jPo:f:s:rp:h", opts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'b':
+			cfg->batch = true;
+			break;
+		case 'n':
+			errno = 0;
+			cfg->count = strtoul(optarg, &end, 10);
+			if (errno || end == optarg || *end || !cfg->count ||
+			    optarg[0] == '-')
+				return bad_usage("invalid count '%s' (a number >= 1)",
+						 optarg);
+			break;
+		case 'd':
+			errno = 0;
+			cfg->delay = strtod(optarg, &end);
+			if (errno || end == optarg || *end ||
+			    !(cfg->delay >= 0.01) || cfg->delay > 86400)
+				return bad_usage("invalid delay '%s' (seconds, 0.01 to 86400)",
+						 optarg);
+			break;
+		case 'j':
+			cfg->mode = OUT_JSON;
+			break;
+		case 'P':
+			cfg->mode = OUT_PROM;
+			break;
+		case 'o':
+			cfg->output = optarg;
+			break;
+		case 'f':
+			free(cfg->filter);
+			cfg->filter = strdup(optarg);
+			break;
+		case 's':
+			free(cfg->sort);
+			cfg->sort = strdup(optarg);
+			break;
+		case 'r':
+			cfg->reverse = true;
+			break;
+		case 'p':
+			cfg->proc_root = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			fprintf(stderr, "Try '%s --help'.\n", progname);
+			return 2;
+		}
+	}
+	if (optind < argc)
+		return bad_usage("unexpected argument '%s'", argv[optind]);
+	if (cfg->output && cfg->mode != OUT_PROM)
+		return bad_usage("%s--output needs --prometheus", "");
+	if (cfg->mode == OUT_TUI && (cfg->batch || !isatty(STDOUT_FILENO)))
+		cfg->mode = OUT_BATCH;
+	return -1;
+}
+
+static int write_prom_file(const char *path, const struct drm_scan *s,
+			   const struct view_opts *vo)
+{
+	char *tmp;
+	FILE *f;
+
+	if (asprintf(&tmp, "%s.tmp.%d", path, (int)getpid()) < 0)
+		return -1;
+	f = fopen(tmp, "w");
+	if (!f) {
+		fprintf(stderr, "%s: %s: %s\n", progname, tmp, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	print_prometheus(f, s, vo);
+	if (ferror(f) | fclose(f) || rename(tmp, path)) {
+		fprintf(stderr, "%s: %s: %s\n", progname, path,
+			strerror(errno));
+		unlink(tmp);
+		free(tmp);
+		return -1;
+	}
+	free(tmp);
+	return 0;
+}
+
+static int run_batch(struct config *cfg, struct drm_scan *s)
+{
+	struct view_opts vo = { cfg->filter, cfg->sort, cfg->reverse };
+	bool warned = false;
+	unsigned long i;
+	int ret;
+
+	for (i = 1; !stop && (!cfg->count || i <= cfg->count); i++) {
+		if (i > 1)
+			sleep_s(cfg->delay);
+		if (stop)
+			break;
+		ret = drm_scan_refresh(s, DRM_SCAN_AUTO);
+		if (ret) {
+			fprintf(stderr, "%s: cannot list %s: %s\n", progname,
+				cfg->proc_root, strerror(-ret));
+			return 1;
+		}
+		if (s->nunreadable && !warned && cfg->mode != OUT_BATCH) {
+			fprintf(stderr, "%s: %zu processes not readable: run as root\n",
+				progname, s->nunreadable);
+			warned = true;
+		}
+		switch (cfg->mode) {
+		case OUT_JSON:
+			print_json(stdout, s, &vo, i);
+			break;
+		case OUT_PROM:
+			if (cfg->output) {
+				if (write_prom_file(cfg->output, s, &vo))
+					return 1;
+			} else {
+				print_prometheus(stdout, s, &vo);
+			}
+			break;
+		default:
+			print_batch(stdout, s, &vo, i);
+			break;
+		}
+		if (ferror(stdout))
+			return 1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct config cfg = { .delay = 2.0, .proc_root = "/proc" };
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct drm_scan *s;
+	int ret;
+
+	ret = parse_args(argc, argv, &cfg);
+	if (ret >= 0) {
+		free(cfg.filter);
+		free(cfg.sort);
+		return ret;
+	}
+	s = drm_scan_new(cfg.proc_root);
+	if (!s) {
+		fprintf(stderr, "%s: cannot open %s: %s\n", progname,
+			cfg.proc_root, strerror(errno));
+		free(cfg.filter);
+		free(cfg.sort);
+		return 1;
+	}
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	if (cfg.mode == OUT_TUI)
+		ret = tui_run(s, cfg.delay, &cfg.filter, &cfg.sort,
+			      &cfg.reverse, cfg.proc_root);
+	else
+		ret = run_batch(&cfg, s);
+	drm_scan_free(s);
+	free(cfg.filter);
+	free(cfg.sort);
+	return ret;
+}

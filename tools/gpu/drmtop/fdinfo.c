@@ -1,0 +1,691 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Parser for DRM client usage stats (drm-usage-stats.rst)
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fdinfo.h"
+
+const char *const fdinfo_mem_kind_name[FDINFO_MEM_KINDS] = {
+	[FDINFO_MEM_TOTAL] = "total",
+	[FDINFO_MEM_SHARED] = "shared",
+	[FDINFO_MEM_RESIDENT] = "resident",
+	[FDINFO_MEM_PURGEABLE] = "purgeable",
+	[FDINFO_MEM_ACTIVE] = "active",
+	[FDINFO_MEM_LEGACY] = "memory",
+};
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+bool fdinfo_next_line(const char **pos, const char *end, unsigned int *lineno,
+		      struct fdinfo_line *l)
+{
+	const char *p = *pos, *nl, *q;
+
+	if (p >= end)
+		return false;
+
+	nl = memchr(p, '\n', end - p);
+	if (!nl)
+		nl = end;
+
+	l->lineno = ++*lineno;
+	l->start = p;
+	l->len = nl - p;
+	l->has_nul = memchr(p, '\0', l->len) != NULL;
+	l->key_has_ws = false;
+	*pos = nl < end ? nl + 1 : end;
+
+	/* one pass over the key: find ':' and note bad characters */
+	for (q = p; q < nl && *q != ':'; q++)
+		if ((unsigned char)*q <= ' ' || *q == 0x7f)
+			l->key_has_ws = true;
+	l->key = p;
+	l->key_len = q - p;
+	if (q == nl) {
+		l->has_colon = false;
+		l->ws_after_colon = false;
+		l->val = nl;
+		l->val_len = 0;
+		return true;
+	}
+	l->has_colon = true;
+	q++;
+	l->ws_after_colon = q < nl && is_blank(*q);
+	while (q < nl && is_blank(*q))
+		q++;
+	l->val = q;
+	l->val_len = nl - q;
+	while (l->val_len && is_blank(l->val[l->val_len - 1]))
+		l->val_len--;
+	return true;
+}
+
+struct prefix {
+	const char *str;
+	size_t len;
+	enum fdinfo_key key;
+	enum fdinfo_mem_kind mem;
+};
+
+#define PFX(s, k, m) { s, sizeof(s) - 1, k, m }
+
+/* Longest/most specific first: "drm-engine-capacity-" before "drm-engine-". */
+static const struct prefix prefixes[] = {
+	PFX("drm-engine-capacity-", FDINFO_KEY_ENGINE_CAPACITY, 0),
+	PFX("drm-engine-", FDINFO_KEY_ENGINE, 0),
+	PFX("drm-total-cycles-", FDINFO_KEY_TOTAL_CYCLES, 0),
+	PFX("drm-cycles-", FDINFO_KEY_CYCLES, 0),
+	PFX("drm-maxfreq-", FDINFO_KEY_MAXFREQ, 0),
+	PFX("drm-curfreq-", FDINFO_KEY_CURFREQ, 0),
+	PFX("drm-memory-", FDINFO_KEY_MEM, FDINFO_MEM_LEGACY),
+	PFX("drm-total-", FDINFO_KEY_MEM, FDINFO_MEM_TOTAL),
+	PFX("drm-shared-", FDINFO_KEY_MEM, FDINFO_MEM_SHARED),
+	PFX("drm-resident-", FDINFO_KEY_MEM, FDINFO_MEM_RESIDENT),
+	PFX("drm-purgeable-", FDINFO_KEY_MEM, FDINFO_MEM_PURGEABLE),
+	PFX("drm-active-", FDINFO_KEY_MEM, FDINFO_MEM_ACTIVE),
+};
+
+#define KEY_IS(k, len, lit) \
+	((len) == sizeof(lit) - 1 && !memcmp((k), (lit), sizeof(lit) - 1))
+
+/* Classify a key already known to be free of blanks and control chars. */
+static enum fdinfo_key classify(const char *key, size_t len,
+				const char **suffix, size_t *suffix_len,
+				enum fdinfo_mem_kind *mem_kind)
+{
+	const char *dash;
+	size_t i;
+
+	*suffix = NULL;
+	*suffix_len = 0;
+	if (!len)
+		return FDINFO_KEY_INVALID;
+
+	if (len > 4 && !memcmp(key, "drm-", 4)) {
+		switch (key[4]) {
+		case 'd':
+			if (KEY_IS(key, len, "drm-driver"))
+				return FDINFO_KEY_DRIVER;
+			break;
+		case 'p':
+			if (KEY_IS(key, len, "drm-pdev"))
+				return FDINFO_KEY_PDEV;
+			break;
+		case 'c':
+			if (KEY_IS(key, len, "drm-client-id"))
+				return FDINFO_KEY_CLIENT_ID;
+			if (KEY_IS(key, len, "drm-client-name"))
+				return FDINFO_KEY_CLIENT_NAME;
+			break;
+		}
+		for (i = 0; i < ARRAY_SIZE(prefixes); i++) {
+			const struct prefix *p = &prefixes[i];
+
+			/* cheap first test on the character after "drm-" */
+			if (key[4] != p->str[4] || len <= p->len ||
+			    memcmp(key + 5, p->str + 5, p->len - 5))
+				continue;
+			*suffix = key + p->len;
+			*suffix_len = len - p->len;
+			if (mem_kind)
+				*mem_kind = p->mem;
+			return p->key;
+		}
+		return FDINFO_KEY_DRM_UNKNOWN;
+	}
+
+	if (KEY_IS(key, len, "pos") || KEY_IS(key, len, "flags") ||
+	    KEY_IS(key, len, "mnt_id") || KEY_IS(key, len, "ino"))
+		return FDINFO_KEY_GENERIC;
+
+	/* driver specific: non-empty prefix, a dash, non-empty rest */
+	dash = memchr(key, '-', len);
+	if (dash && dash > key && dash < key + len - 1)
+		return FDINFO_KEY_DRIVER_SPECIFIC;
+	return FDINFO_KEY_INVALID;
+}
+
+static bool key_char_bad(char c)
+{
+	/* keystr: no whitespace, control characters, NULs or ':' */
+	return (unsigned char)c <= ' ' || c == ':' || c == 0x7f;
+}
+
+enum fdinfo_key fdinfo_classify(const char *key, size_t len,
+				const char **suffix, size_t *suffix_len,
+				enum fdinfo_mem_kind *mem_kind)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (key_char_bad(key[i])) {
+			*suffix = NULL;
+			*suffix_len = 0;
+			return FDINFO_KEY_INVALID;
+		}
+	}
+	return classify(key, len, suffix, suffix_len, mem_kind);
+}
+
+int fdinfo_parse_uint(const char *s, size_t len, uint64_t *out,
+		      const char **unit, size_t *unit_len)
+{
+	const char *end = s + len;
+	uint64_t v = 0;
+	bool range = false;
+
+	if (!len || *s < '0' || *s > '9')
+		return -EINVAL;
+	while (s < end && *s >= '0' && *s <= '9') {
+		unsigned int d = *s - '0';
+
+		/* UINT64_MAX = 18446744073709551615 */
+		if (v > 1844674407370955161ull ||
+		    (v == 1844674407370955161ull && d > 5))
+			range = true;
+		else if (!range)
+			v = v * 10 + d;
+		s++;
+	}
+	if (s < end && !is_blank(*s))
+		return -EINVAL;	/* e.g. "12abc" or "1.5" */
+	while (s < end && is_blank(*s))
+		s++;
+	if (unit) {
+		*unit = s;
+		*unit_len = end - s;
+	} else if (s != end) {
+		return -EINVAL;
+	}
+	if (range)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+static bool unit_is(const char *u, size_t len, const char *s)
+{
+	return strlen(s) == len && !memcmp(u, s, len);
+}
+
+static int scale(uint64_t v, uint64_t mul, uint64_t *out)
+{
+	if (mul && v > UINT64_MAX / mul)
+		return -ERANGE;
+	*out = v * mul;
+	return 0;
+}
+
+int fdinfo_mem_bytes(uint64_t v, const char *unit, size_t unit_len,
+		     uint64_t *bytes)
+{
+	if (!unit_len)
+		return scale(v, 1, bytes);
+	if (unit_is(unit, unit_len, "KiB"))
+		return scale(v, 1ULL << 10, bytes);
+	if (unit_is(unit, unit_len, "MiB"))
+		return scale(v, 1ULL << 20, bytes);
+	/* not in the spec, tolerated by the parser (the checker reports) */
+	if (unit_is(unit, unit_len, "GiB"))
+		return scale(v, 1ULL << 30, bytes);
+	return -EINVAL;
+}
+
+int fdinfo_freq_hz(uint64_t v, const char *unit, size_t unit_len, uint64_t *hz)
+{
+	if (!unit_len || unit_is(unit, unit_len, "Hz"))
+		return scale(v, 1, hz);
+	if (unit_is(unit, unit_len, "KHz") || unit_is(unit, unit_len, "kHz"))
+		return scale(v, 1000, hz);
+	if (unit_is(unit, unit_len, "MHz"))
+		return scale(v, 1000000, hz);
+	if (unit_is(unit, unit_len, "GHz"))
+		return scale(v, 1000000000, hz);
+	return -EINVAL;
+}
+
+void fdinfo_init(struct fdinfo *fi)
+{
+	memset(fi, 0, sizeof(*fi));
+}
+
+void fdinfo_free(struct fdinfo *fi)
+{
+	size_t i;
+
+	free(fi->driver);
+	free(fi->pdev);
+	free(fi->client_name);
+	for (i = 0; i < 3; i++)
+		free(fi->spare[i]);
+	for (i = 0; i < fi->engines_named; i++)
+		free(fi->engines[i].name);
+	free(fi->engines);
+	for (i = 0; i < fi->regions_named; i++)
+		free(fi->regions[i].name);
+	free(fi->regions);
+	for (i = 0; i < fi->extra_named; i++) {
+		free(fi->extra[i].key);
+		free(fi->extra[i].value);
+	}
+	free(fi->extra);
+	free(fi->engine_idx.slots);
+	free(fi->region_idx.slots);
+	fdinfo_init(fi);
+}
+
+void fdinfo_reset(struct fdinfo *fi)
+{
+	char **str[3] = { &fi->driver, &fi->pdev, &fi->client_name };
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		if (*str[i]) {
+			free(fi->spare[i]);
+			fi->spare[i] = *str[i];
+			*str[i] = NULL;
+		}
+	}
+	fi->has_client_id = false;
+	fi->client_id = 0;
+	fi->n_engines = fi->n_regions = fi->n_extra = 0;
+	if (fi->engine_idx.size)
+		memset(fi->engine_idx.slots, 0,
+		       fi->engine_idx.size * sizeof(size_t));
+	if (fi->region_idx.size)
+		memset(fi->region_idx.slots, 0,
+		       fi->region_idx.size * sizeof(size_t));
+	fi->lines = fi->malformed = 0;
+	fi->size = 0;
+}
+
+static int grow(void **arr, size_t *cap, size_t n, size_t size)
+{
+	size_t ncap;
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	ncap = *cap ? *cap * 2 : 8;
+	p = realloc(*arr, ncap * size);
+	if (!p)
+		return -ENOMEM;
+	*arr = p;
+	*cap = ncap;
+	return 0;
+}
+
+static size_t name_hash(const char *s, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	while (len--)
+		h = (h ^ (unsigned char)*s++) * 0x100000001b3ull;
+	return (size_t)h;
+}
+
+/*
+ * Find the element named (s, len) in an array of elements whose first member
+ * is the char *name; add it (zeroed) if missing. Returns its index or -1.
+ */
+static ssize_t index_get(struct fdinfo_index *idx, void **arr, size_t *n,
+			 size_t *cap, size_t *named, size_t elsize,
+			 const char *s, size_t len)
+{
+	size_t j, i, mask;
+	char *name;
+
+	if (*n && idx->hint < *n) {
+		name = *(char **)((char *)*arr + idx->hint * elsize);
+		if (!strncmp(name, s, len) && name[len] == '\0')
+			return idx->hint;
+	}
+	if (*n <= 16) {
+		for (i = 0; i < *n; i++) {
+			name = *(char **)((char *)*arr + i * elsize);
+			if (!strncmp(name, s, len) && name[len] == '\0')
+				return idx->hint = i;
+		}
+	} else if (idx->size) {
+		mask = idx->size - 1;
+		for (j = name_hash(s, len) & mask; idx->slots[j];
+		     j = (j + 1) & mask) {
+			name = *(char **)((char *)*arr +
+					  (idx->slots[j] - 1) * elsize);
+			if (!strncmp(name, s, len) && name[len] == '\0')
+				return idx->hint = idx->slots[j] - 1;
+		}
+	}
+	if (grow(arr, cap, *n, elsize))
+		return -1;
+	name = NULL;
+	if (*n < *named) {	/* slot kept by fdinfo_reset() */
+		name = *(char **)((char *)*arr + *n * elsize);
+		if (strncmp(name, s, len) || name[len] != '\0') {
+			free(name);
+			name = NULL;
+		}
+	}
+	if (!name) {
+		name = strndup(s, len);
+		if (!name) {
+			if (*n < *named)	/* slot lost its name */
+				*named = *n;
+			return -1;
+		}
+	}
+	memset((char *)*arr + *n * elsize, 0, elsize);
+	*(char **)((char *)*arr + *n * elsize) = name;
+	(*n)++;
+	if (*named < *n)
+		*named = *n;
+
+	if (*n <= 16) {
+		/* small: linear search, no index yet */
+	} else if (*n * 2 > idx->size) {
+		size_t size = idx->size ? idx->size * 4 : 64;
+		size_t *slots = calloc(size, sizeof(*slots));
+
+		if (!slots)
+			return -1;	/* element is kept, freed by owner */
+		free(idx->slots);
+		idx->slots = slots;
+		idx->size = size;
+		for (i = 0; i < *n; i++) {
+			name = *(char **)((char *)*arr + i * elsize);
+			for (j = name_hash(name, strlen(name)) & (size - 1);
+			     slots[j]; j = (j + 1) & (size - 1))
+				;
+			slots[j] = i + 1;
+		}
+	} else {
+		mask = idx->size - 1;
+		for (j = name_hash(s, len) & mask; idx->slots[j];
+		     j = (j + 1) & mask)
+			;
+		idx->slots[j] = *n;
+	}
+	return idx->hint = *n - 1;
+}
+
+static struct fdinfo_engine *get_engine(struct fdinfo *fi, const char *s,
+					size_t len)
+{
+	ssize_t i = index_get(&fi->engine_idx, (void **)&fi->engines,
+			      &fi->n_engines, &fi->cap_engines,
+			      &fi->engines_named, sizeof(*fi->engines), s, len);
+
+	return i < 0 ? NULL : &fi->engines[i];
+}
+
+static struct fdinfo_region *get_region(struct fdinfo *fi, const char *s,
+					size_t len)
+{
+	ssize_t i = index_get(&fi->region_idx, (void **)&fi->regions,
+			      &fi->n_regions, &fi->cap_regions,
+			      &fi->regions_named, sizeof(*fi->regions), s, len);
+
+	return i < 0 ? NULL : &fi->regions[i];
+}
+
+static int set_str(char **dst, char **spare, const char *s, size_t len)
+{
+	char *n;
+
+	if (*spare && !strncmp(*spare, s, len) && (*spare)[len] == '\0') {
+		free(*dst);
+		*dst = *spare;
+		*spare = NULL;
+		return 0;
+	}
+	n = strndup(s, len);
+
+	if (!n)
+		return -ENOMEM;
+	free(*dst);
+	*dst = n;
+	return 0;
+}
+
+static int set_mem(char **dst, const char *s, size_t len)
+{
+	char *n;
+
+	if (*dst && !strncmp(*dst, s, len) && (*dst)[len] == '\0')
+		return 0;
+	n = strndup(s, len);
+	if (!n)
+		return -ENOMEM;
+	free(*dst);
+	*dst = n;
+	return 0;
+}
+
+static int add_extra(struct fdinfo *fi, const struct fdinfo_line *l)
+{
+	struct fdinfo_kv *kv;
+
+	if (grow((void **)&fi->extra, &fi->cap_extra, fi->n_extra,
+		 sizeof(*kv)))
+		return -ENOMEM;
+	kv = &fi->extra[fi->n_extra];
+	if (fi->n_extra >= fi->extra_named) {
+		kv->key = NULL;
+		kv->value = NULL;
+		fi->extra_named = fi->n_extra + 1;
+	}
+	/* on failure the slot stays named with whatever it holds */
+	if (set_mem(&kv->key, l->key, l->key_len) ||
+	    set_mem(&kv->value, l->val, l->val_len)) {
+		if (!kv->key || !kv->value) {
+			free(kv->key);
+			free(kv->value);
+			kv->key = kv->value = NULL;
+			fi->extra_named = fi->n_extra;
+		}
+		return -ENOMEM;
+	}
+	fi->n_extra++;
+	return 0;
+}
+
+/* Returns 1 if malformed, 0 if parsed, -ENOMEM. */
+static int parse_line(struct fdinfo *fi, const struct fdinfo_line *l)
+{
+	enum fdinfo_mem_kind mk = FDINFO_MEM_TOTAL;
+	struct fdinfo_engine *e;
+	struct fdinfo_region *r;
+	const char *sfx, *unit;
+	size_t sfx_len, unit_len;
+	enum fdinfo_key k;
+	uint64_t v;
+
+	if (!l->has_colon || l->has_nul || l->key_has_ws)
+		return 1;
+	k = classify(l->key, l->key_len, &sfx, &sfx_len, &mk);
+
+	switch (k) {
+	case FDINFO_KEY_INVALID:
+		return 1;
+	case FDINFO_KEY_GENERIC:
+		return 0;
+	case FDINFO_KEY_DRM_UNKNOWN:
+	case FDINFO_KEY_DRIVER_SPECIFIC:
+		return add_extra(fi, l);
+	case FDINFO_KEY_DRIVER:
+		return l->val_len ? set_str(&fi->driver, &fi->spare[0], l->val, l->val_len) : 1;
+	case FDINFO_KEY_PDEV:
+		return l->val_len ? set_str(&fi->pdev, &fi->spare[1], l->val, l->val_len) : 1;
+	case FDINFO_KEY_CLIENT_NAME:
+		return set_str(&fi->client_name, &fi->spare[2], l->val, l->val_len);
+	default:
+		break;
+	}
+
+	if (fdinfo_parse_uint(l->val, l->val_len, &v, &unit, &unit_len))
+		return 1;
+
+	if (k == FDINFO_KEY_CLIENT_ID) {
+		if (unit_len)
+			return 1;
+		fi->has_client_id = true;
+		fi->client_id = v;
+		return 0;
+	}
+	if (k == FDINFO_KEY_MEM) {
+		uint64_t bytes;
+
+		if (fdinfo_mem_bytes(v, unit, unit_len, &bytes))
+			return 1;
+		r = get_region(fi, sfx, sfx_len);
+		if (!r)
+			return -ENOMEM;
+		r->present |= 1u << mk;
+		r->bytes[mk] = bytes;
+		return 0;
+	}
+
+	/* engine keys */
+	if (k == FDINFO_KEY_ENGINE) {
+		if (unit_len && !unit_is(unit, unit_len, "ns"))
+			return 1;
+	} else if (k == FDINFO_KEY_MAXFREQ || k == FDINFO_KEY_CURFREQ) {
+		if (fdinfo_freq_hz(v, unit, unit_len, &v))
+			return 1;
+	} else if (unit_len) {
+		return 1;
+	}
+	if (k == FDINFO_KEY_ENGINE_CAPACITY && v == 0)
+		return 1;	/* zero capacity is not allowed: ignore */
+
+	e = get_engine(fi, sfx, sfx_len);
+	if (!e)
+		return -ENOMEM;
+	switch (k) {
+	case FDINFO_KEY_ENGINE:
+		e->has_ns = true;
+		e->ns = v;
+		break;
+	case FDINFO_KEY_CYCLES:
+		e->has_cycles = true;
+		e->cycles = v;
+		break;
+	case FDINFO_KEY_TOTAL_CYCLES:
+		e->has_total_cycles = true;
+		e->total_cycles = v;
+		break;
+	case FDINFO_KEY_ENGINE_CAPACITY:
+		e->has_capacity = true;
+		e->capacity = v;
+		break;
+	case FDINFO_KEY_MAXFREQ:
+		e->has_maxfreq = true;
+		e->maxfreq_hz = v;
+		break;
+	case FDINFO_KEY_CURFREQ:
+		e->has_curfreq = true;
+		e->curfreq_hz = v;
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+int fdinfo_parse(struct fdinfo *fi, const char *buf, size_t len)
+{
+	const char *pos = buf, *end = buf + len;
+	struct fdinfo_line l;
+	unsigned int lineno = 0;
+	int ret;
+
+	fi->size += len;
+	while (fdinfo_next_line(&pos, end, &lineno, &l)) {
+		if (!l.len)
+			continue;
+		fi->lines++;
+		ret = parse_line(fi, &l);
+		if (ret < 0)
+			return ret;
+		if (ret)
+			fi->malformed++;
+	}
+	return 0;
+}
+
+struct fdinfo_engine *fdinfo_find_engine(const struct fdinfo *fi,
+					 const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < fi->n_engines; i++)
+		if (!strcmp(fi->engines[i].name, name))
+			return &fi->engines[i];
+	return NULL;
+}
+
+struct fdinfo_region *fdinfo_find_region(const struct fdinfo *fi,
+					 const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < fi->n_regions; i++)
+		if (!strcmp(fi->regions[i].name, name))
+			return &fi->regions[i];
+	return NULL;
+}
+
+const char *fdinfo_find_extra(const struct fdinfo *fi, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < fi->n_extra; i++)
+		if (!strcmp(fi->extra[i].key, key))
+			return fi->extra[i].value;
+	return NULL;
+}
+
+ssize_t fdinfo_read_file(int dirfd, const char *path, char **buf, size_t *cap)
+{
+	size_t len = 0;
+	ssize_t n;
+	int fd, err;
+
+	fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		if (len == *cap) {
+			size_t ncap = *cap ? *cap * 2 : 4096;
+			char *p = realloc(*buf, ncap);
+
+			if (!p) {
+				close(fd);
+				return -ENOMEM;
+			}
+			*buf = p;
+			*cap = ncap;
+		}
+		n = read(fd, *buf + len, *cap - len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			err = -errno;
+			close(fd);
+			return err;
+		}
+		if (n == 0)
+			break;
+		len += n;
+	}
+	close(fd);
+	return len;
+}

@@ -1,0 +1,532 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Batch, JSON and Prometheus output, client filtering/sorting
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+
+#include "output.h"
+
+const struct client_engine *client_engine(const struct drm_client *c,
+					  const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < c->neng; i++)
+		if (c->eng[i].cur && !strcmp(c->eng[i].name, name))
+			return &c->eng[i];
+	return NULL;
+}
+
+/* Sum over regions; drm-memory-<region> counts as total and resident. */
+uint64_t client_mem(const struct drm_client *c, enum fdinfo_mem_kind kind)
+{
+	uint64_t sum = 0;
+	size_t i;
+
+	for (i = 0; i < c->info.n_regions; i++) {
+		const struct fdinfo_region *r = &c->info.regions[i];
+
+		if (r->present & (1u << kind))
+			sum += r->bytes[kind];
+		else if ((kind == FDINFO_MEM_TOTAL ||
+			  kind == FDINFO_MEM_RESIDENT) &&
+			 (r->present & (1u << FDINFO_MEM_LEGACY)))
+			sum += r->bytes[FDINFO_MEM_LEGACY];
+	}
+	return sum;
+}
+
+void fmt_bytes(char *buf, size_t size, uint64_t v)
+{
+	static const char units[] = "BKMGTPE";
+	double d = v;
+	int u = 0;
+
+	while (d >= 1024 && u < 6) {
+		d /= 1024;
+		u++;
+	}
+	if (!u)
+		snprintf(buf, size, "%" PRIu64 "B", v);
+	else
+		snprintf(buf, size, "%.1f%c", d, units[u]);
+}
+
+static bool has_pid(const struct drm_client *c, long pid)
+{
+	size_t i;
+
+	for (i = 0; i < c->nfds; i++)
+		if (c->fds[i].pid == pid)
+			return true;
+	return false;
+}
+
+static bool has_comm(const struct drm_client *c, const char *text, bool exact)
+{
+	size_t i;
+
+	for (i = 0; i < c->nfds; i++) {
+		const char *comm = c->fds[i].comm ? c->fds[i].comm : "";
+
+		if (exact ? !strcmp(comm, text) : !!strstr(comm, text))
+			return true;
+	}
+	return false;
+}
+
+bool client_match(const struct drm_client *c, const char *f)
+{
+	char *end;
+	long pid;
+
+	if (!f || !*f)
+		return true;
+	if (!strncmp(f, "driver=", 7))
+		return !strcmp(c->info.driver, f + 7);
+	if (!strncmp(f, "device=", 7))
+		return !strcmp(c->devname, f + 7) ||
+		       (c->info.pdev && !strcmp(c->info.pdev, f + 7));
+	if (!strncmp(f, "comm=", 5))
+		return has_comm(c, f + 5, true);
+	if (!strncmp(f, "pid=", 4)) {
+		pid = strtol(f + 4, &end, 10);
+		return !*end && has_pid(c, pid);
+	}
+	pid = strtol(f, &end, 10);
+	if (!*end && has_pid(c, pid))
+		return true;
+	return strstr(c->info.driver, f) || strstr(c->devname, f) ||
+	       has_comm(c, f, false);
+}
+
+static const struct view_opts *sort_opts;
+
+static double eng_key(const struct drm_client *c, const char *name)
+{
+	const struct client_engine *e = client_engine(c, name);
+
+	if (!e)
+		return -2;
+	return e->res.status == UTIL_OK ? e->res.pct : -1;
+}
+
+static double busiest(const struct drm_client *c)
+{
+	double m = -1;
+	size_t i;
+
+	for (i = 0; i < c->neng; i++)
+		if (c->eng[i].cur && c->eng[i].res.status == UTIL_OK &&
+		    c->eng[i].res.pct > m)
+			m = c->eng[i].res.pct;
+	return m;
+}
+
+static int cmp_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
+static int cmp_dbl(double a, double b)
+{
+	return a < b ? -1 : a > b;
+}
+
+static int cmp_client(const void *pa, const void *pb)
+{
+	const struct drm_client *a = *(struct drm_client *const *)pa;
+	const struct drm_client *b = *(struct drm_client *const *)pb;
+	const char *s = sort_opts->sort;
+	int r = 0;
+
+	if (!s || !strcmp(s, "busy"))
+		r = -cmp_dbl(busiest(a), busiest(b));
+	else if (!strcmp(s, "pid"))
+		r = a->fds[0].pid < b->fds[0].pid ? -1 :
+		    a->fds[0].pid > b->fds[0].pid;
+	else if (!strcmp(s, "client"))
+		r = 0;
+	else if (!strcmp(s, "mem"))
+		r = -cmp_u64(client_mem(a, FDINFO_MEM_TOTAL),
+			     client_mem(b, FDINFO_MEM_TOTAL));
+	else if (!strcmp(s, "resident"))
+		r = -cmp_u64(client_mem(a, FDINFO_MEM_RESIDENT),
+			     client_mem(b, FDINFO_MEM_RESIDENT));
+	else
+		r = -cmp_dbl(eng_key(a, s), eng_key(b, s));
+	if (sort_opts->reverse)
+		r = -r;
+	if (!r)
+		r = strcmp(a->devname, b->devname);
+	if (!r)
+		r = cmp_u64(a->info.client_id, b->info.client_id);
+	if (!r)
+		r = strcmp(a->key, b->key);
+	return r;
+}
+
+size_t view_clients(const struct drm_scan *s, const struct view_opts *o,
+		    struct drm_client ***out)
+{
+	struct drm_client **v = calloc(s->nclients + 1, sizeof(*v));
+	size_t i, n = 0;
+
+	*out = v;
+	if (!v)
+		return 0;
+	for (i = 0; i < s->nclients; i++)
+		if (client_match(s->clients[i], o->filter))
+			v[n++] = s->clients[i];
+	sort_opts = o;
+	qsort(v, n, sizeof(*v), cmp_client);
+	return n;
+}
+
+static void print_pids(FILE *f, const struct drm_client *c, const char *sep)
+{
+	size_t i;
+
+	for (i = 0; i < c->nfds; i++) {
+		if (i && c->fds[i].pid == c->fds[i - 1].pid)
+			continue;
+		fprintf(f, "%s%d", i ? sep : "", (int)c->fds[i].pid);
+	}
+}
+
+static void print_batch_client(FILE *f, const struct drm_client *c);
+
+void print_batch(FILE *f, const struct drm_scan *s, const struct view_opts *o,
+		 unsigned long iter)
+{
+	struct drm_client **v;
+	size_t n = view_clients(s, o, &v), i, d;
+
+	fprintf(f, "drmtop: refresh %lu: %zu client%s", iter, n,
+		n == 1 ? "" : "s");
+	if (s->nunreadable)
+		fprintf(f, ", %zu processes not readable: run as root",
+			s->nunreadable);
+	if (s->malformed)
+		fprintf(f, ", %u malformed fdinfo lines", s->malformed);
+	fputc('\n', f);
+	/* grouped per device, devices in order of their first client */
+	for (d = 0; d < n; d++) {
+		for (i = 0; i < d; i++)
+			if (!strcmp(v[i]->devname, v[d]->devname))
+				break;
+		if (i < d)
+			continue;
+		for (i = d; i < n; i++) {
+			const struct drm_client *c = v[i];
+
+			if (strcmp(c->devname, v[d]->devname))
+				continue;
+			print_batch_client(f, c);
+		}
+	}
+	fflush(f);
+	free(v);
+}
+
+static void print_batch_client(FILE *f, const struct drm_client *c)
+{
+	char b1[32], b2[32];
+	size_t j, k;
+
+	fprintf(f, "%s %s client=%" PRIu64 " pids=", c->devname, c->info.driver,
+		c->info.client_id);
+	print_pids(f, c, ",");
+	fprintf(f, " comm=%s", c->fds[0].comm);
+	for (j = 0; j < c->neng; j++) {
+		const struct client_engine *e = &c->eng[j];
+
+		if (!e->cur)
+			continue;
+		if (e->res.status == UTIL_OK)
+			fprintf(f, " %s=%.1f%%%s", e->name, e->res.pct,
+				e->res.over ? "!" : "");
+		else
+			fprintf(f, " %s=-", e->name);
+	}
+	for (k = 0; k < c->info.n_regions; k++) {
+		const struct fdinfo_region *r = &c->info.regions[k];
+		enum fdinfo_mem_kind t = FDINFO_MEM_TOTAL;
+
+		if (!(r->present & (1u << t)))
+			t = FDINFO_MEM_LEGACY;
+		fmt_bytes(b1, sizeof(b1), r->bytes[t]);
+		fmt_bytes(b2, sizeof(b2),
+			  r->bytes[FDINFO_MEM_RESIDENT]);
+		fprintf(f, " mem.%s=%s", r->name, b1);
+		if (r->present & (1u << FDINFO_MEM_RESIDENT))
+			fprintf(f, "/res:%s", b2);
+	}
+	fputc('\n', f);
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void json_opt_u64(FILE *f, const char *name, bool has, uint64_t v)
+{
+	if (has)
+		fprintf(f, ",\"%s\":%" PRIu64, name, v);
+	else
+		fprintf(f, ",\"%s\":null", name);
+}
+
+void print_json(FILE *f, const struct drm_scan *s, const struct view_opts *o,
+		unsigned long iter)
+{
+	struct drm_client **v;
+	size_t n = view_clients(s, o, &v), i, j, k;
+	struct timespec rt;
+
+	clock_gettime(CLOCK_REALTIME, &rt);
+	for (i = 0; i < n; i++) {
+		const struct drm_client *c = v[i];
+
+		fprintf(f, "{\"refresh\":%lu,\"timestamp_ns\":%" PRIu64
+			",\"realtime_ms\":%" PRIu64 ",\"device\":", iter,
+			c->ts_ns, (uint64_t)rt.tv_sec * 1000 +
+			rt.tv_nsec / 1000000);
+		json_str(f, c->devname);
+		fprintf(f, ",\"driver\":");
+		json_str(f, c->info.driver);
+		fprintf(f, ",\"pdev\":");
+		if (c->info.pdev)
+			json_str(f, c->info.pdev);
+		else
+			fprintf(f, "null");
+		fprintf(f, ",\"dev\":\"%u:%u\"", major(c->rdev),
+			minor(c->rdev));
+		json_opt_u64(f, "client_id", c->info.has_client_id,
+			     c->info.client_id);
+		fprintf(f, ",\"client_name\":");
+		if (c->info.client_name)
+			json_str(f, c->info.client_name);
+		else
+			fprintf(f, "null");
+		fprintf(f, ",\"pids\":[");
+		print_pids(f, c, ",");
+		fprintf(f, "],\"fds\":[");
+		for (j = 0; j < c->nfds; j++) {
+			fprintf(f, "%s{\"pid\":%d,\"fd\":%d,\"comm\":",
+				j ? "," : "", (int)c->fds[j].pid, c->fds[j].fd);
+			json_str(f, c->fds[j].comm);
+			fputc('}', f);
+		}
+		fprintf(f, "],\"engines\":{");
+		for (j = 0, k = 0; j < c->neng; j++) {
+			const struct client_engine *ce = &c->eng[j];
+			const struct fdinfo_engine *e = ce->cur;
+			const struct util_result *r = &ce->res;
+
+			if (!e)
+				continue;
+			fprintf(f, "%s", k++ ? "," : "");
+			json_str(f, ce->name);
+			fprintf(f, ":{");
+			fprintf(f, "\"method\":\"%s\",\"status\":\"%s\"",
+				util_method_name[r->method],
+				util_status_name[r->status]);
+			json_opt_u64(f, "ns", e->has_ns, e->ns);
+			json_opt_u64(f, "cycles", e->has_cycles, e->cycles);
+			json_opt_u64(f, "total_cycles", e->has_total_cycles,
+				     e->total_cycles);
+			json_opt_u64(f, "maxfreq_hz", e->has_maxfreq,
+				     e->maxfreq_hz);
+			json_opt_u64(f, "curfreq_hz", e->has_curfreq,
+				     e->curfreq_hz);
+			fprintf(f, ",\"capacity\":%" PRIu64, r->capacity);
+			json_opt_u64(f, "delta", r->status == UTIL_OK,
+				     r->delta);
+			json_opt_u64(f, "delta_total", r->status == UTIL_OK,
+				     r->delta_total);
+			json_opt_u64(f, "dt_ns", r->status != UTIL_FIRST &&
+				     r->status != UTIL_NO_DATA, r->dt_ns);
+			if (r->status == UTIL_OK)
+				fprintf(f, ",\"utilization\":%.4f", r->pct);
+			else
+				fprintf(f, ",\"utilization\":null");
+			fprintf(f, ",\"over_100\":%s}",
+				r->status == UTIL_OK && r->over ? "true" :
+				"false");
+		}
+		fprintf(f, "},\"memory\":{");
+		for (j = 0; j < c->info.n_regions; j++) {
+			const struct fdinfo_region *r = &c->info.regions[j];
+			int m, first = 1;
+
+			fprintf(f, "%s", j ? "," : "");
+			json_str(f, r->name);
+			fputs(":{", f);
+			for (m = 0; m < FDINFO_MEM_KINDS; m++) {
+				if (!(r->present & (1u << m)))
+					continue;
+				fprintf(f, "%s\"%s\":%" PRIu64,
+					first ? "" : ",",
+					fdinfo_mem_kind_name[m], r->bytes[m]);
+				first = 0;
+			}
+			fputc('}', f);
+		}
+		fprintf(f, "},\"malformed_lines\":%u", c->info.malformed);
+		fprintf(f, ",\"unreadable_processes\":%zu}\n", s->nunreadable);
+	}
+	fflush(f);
+	free(v);
+}
+
+static void prom_str(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		if (*s == '\\' || *s == '"')
+			fprintf(f, "\\%c", *s);
+		else if (*s == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+static void prom_labels(FILE *f, const struct drm_client *c)
+{
+	fputs("{driver=\"", f);
+	prom_str(f, c->info.driver);
+	fputs("\",device=\"", f);
+	prom_str(f, c->devname);
+	fprintf(f, "\",client_id=\"%" PRIu64 "\",pid=\"%d\",pids=\"",
+		c->info.client_id, (int)c->fds[0].pid);
+	print_pids(f, c, ",");
+	fputs("\",comm=\"", f);
+	prom_str(f, c->fds[0].comm);
+	fputc('"', f);
+}
+
+enum prom_val {
+	P_NS, P_CYCLES, P_TOTAL, P_CAP, P_MAXF, P_CURF, P_UTIL, P_MEM
+};
+
+static const struct {
+	const char *name, *type, *help;
+} prom_metrics[] = {
+	[P_NS] = { "drm_client_engine_busy_seconds_total", "counter",
+		   "Time the engine class was busy with this client (drm-engine-<class>)." },
+	[P_CYCLES] = { "drm_client_engine_cycles_total", "counter",
+		       "Busy cycles of the engine class for this client (drm-cycles-<class>)." },
+	[P_TOTAL] = { "drm_client_engine_total_cycles_total", "counter",
+		      "Total cycles elapsed on the engine class (drm-total-cycles-<class>)." },
+	[P_CAP] = { "drm_client_engine_capacity", "gauge",
+		    "Number of identical engines in the class (drm-engine-capacity-<class>, default 1)." },
+	[P_MAXF] = { "drm_client_engine_max_frequency_hertz", "gauge",
+		     "Maximum engine frequency (drm-maxfreq-<class>)." },
+	[P_CURF] = { "drm_client_engine_frequency_hertz", "gauge",
+		     "Current engine frequency (drm-curfreq-<class>)." },
+	[P_UTIL] = { "drm_client_engine_utilization_ratio", "gauge",
+		     "Utilisation of the engine class over the last refresh interval, 1 = 100%, divided by capacity; absent when undefined." },
+	[P_MEM] = { "drm_client_memory_bytes", "gauge",
+		    "Memory of the client per region and kind (drm-<kind>-<region>; kind=memory is the legacy drm-memory-<region>)." },
+};
+
+void print_prometheus(FILE *f, const struct drm_scan *s,
+		      const struct view_opts *o)
+{
+	struct drm_client **v;
+	size_t n = view_clients(s, o, &v), i, j;
+	int m;
+
+	for (m = P_NS; m <= P_MEM; m++) {
+		fprintf(f, "# HELP %s %s\n# TYPE %s %s\n",
+			prom_metrics[m].name, prom_metrics[m].help,
+			prom_metrics[m].name, prom_metrics[m].type);
+		for (i = 0; i < n; i++) {
+			const struct drm_client *c = v[i];
+
+			if (m == P_MEM) {
+				for (j = 0; j < c->info.n_regions; j++) {
+					const struct fdinfo_region *r =
+						&c->info.regions[j];
+					int k;
+
+					for (k = 0; k < FDINFO_MEM_KINDS; k++) {
+						if (!(r->present & (1u << k)))
+							continue;
+						fprintf(f, "%s", prom_metrics[m].name);
+						prom_labels(f, c);
+						fputs(",region=\"", f);
+						prom_str(f, r->name);
+						fprintf(f, "\",kind=\"%s\"} %" PRIu64 "\n",
+							fdinfo_mem_kind_name[k],
+							r->bytes[k]);
+					}
+				}
+				continue;
+			}
+			for (j = 0; j < c->neng; j++) {
+				const struct client_engine *ce = &c->eng[j];
+				const struct fdinfo_engine *e = ce->cur;
+				char val[48];
+
+				if (!e)
+					continue;
+				if (m == P_NS && e->has_ns)
+					snprintf(val, sizeof(val), "%" PRIu64 ".%09" PRIu64,
+						 e->ns / 1000000000, e->ns % 1000000000);
+				else if (m == P_CYCLES && e->has_cycles)
+					snprintf(val, sizeof(val), "%" PRIu64, e->cycles);
+				else if (m == P_TOTAL && e->has_total_cycles)
+					snprintf(val, sizeof(val), "%" PRIu64,
+						 e->total_cycles);
+				else if (m == P_CAP)
+					snprintf(val, sizeof(val), "%" PRIu64,
+						 ce->res.capacity);
+				else if (m == P_MAXF && e->has_maxfreq)
+					snprintf(val, sizeof(val), "%" PRIu64,
+						 e->maxfreq_hz);
+				else if (m == P_CURF && e->has_curfreq)
+					snprintf(val, sizeof(val), "%" PRIu64,
+						 e->curfreq_hz);
+				else if (m == P_UTIL && ce->res.status == UTIL_OK)
+					snprintf(val, sizeof(val), "%.6f",
+						 ce->res.pct / 100.0);
+				else
+					continue;
+				fprintf(f, "%s", prom_metrics[m].name);
+				prom_labels(f, c);
+				fputs(",engine=\"", f);
+				prom_str(f, ce->name);
+				fprintf(f, "\"} %s\n", val);
+			}
+		}
+	}
+	fprintf(f, "# HELP drmtop_unreadable_processes Processes whose file descriptors could not be read (run as root to see them).\n"
+		"# TYPE drmtop_unreadable_processes gauge\n"
+		"drmtop_unreadable_processes %zu\n", s->nunreadable);
+	fprintf(f, "# HELP drmtop_malformed_lines fdinfo lines of the listed clients that could not be parsed.\n"
+		"# TYPE drmtop_malformed_lines gauge\n"
+		"drmtop_malformed_lines %u\n", s->malformed);
+	fprintf(f, "# HELP drmtop_clients DRM clients found.\n"
+		"# TYPE drmtop_clients gauge\n"
+		"drmtop_clients %zu\n", n);
+	fflush(f);
+	free(v);
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Batch, JSON and Prometheus output, client filtering/sorting
+ */
+#ifndef DRMTOP_OUTPUT_H
+#define DRMTOP_OUTPUT_H
+
+#include <stdio.h>
+
+#include "scan.h"
+
+struct view_opts {
+	const char *filter;	/* NULL, "driver=", "device=", "pid=", "comm=" or text */
+	const char *sort;	/* "pid", "client", "mem", "resident" or engine */
+	bool reverse;
+};
+
+/* Filtered and sorted client pointers; caller frees the array. */
+size_t view_clients(const struct drm_scan *s, const struct view_opts *o,
+		    struct drm_client ***out);
+bool client_match(const struct drm_client *c, const char *filter);
+uint64_t client_mem(const struct drm_client *c, enum fdinfo_mem_kind kind);
+const struct client_engine *client_engine(const struct drm_client *c,
+					  const char *name);
+void fmt_bytes(char *buf, size_t size, uint64_t v);
+
+void print_batch(FILE *f, const struct drm_scan *s, const struct view_opts *o,
+		 unsigned long iter);
+void print_json(FILE *f, const struct drm_scan *s, const struct view_opts *o,
+		unsigned long iter);
+void print_prometheus(FILE *f, const struct drm_scan *s,
+		      const struct view_opts *o);
+
+#endif

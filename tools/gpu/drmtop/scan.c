@@ -1,0 +1,749 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Discovery of DRM clients through /proc/PID/fd and fdinfo
+ *
+ * A file descriptor is a DRM client when stat() through /proc/PID/fd/N
+ * (which follows the kernel's magic link to the open file, whatever mount
+ * namespace the process lives in) gives a character device with major 226.
+ * /dev/dri is never opened.
+ *
+ * For test trees given with --proc-root, fd entries are plain symlinks. When
+ * stat() of such a link fails with ENOENT and the link text starts with
+ * "/dev/dri/", the entry is treated as a DRM fd of that node (the minor is
+ * taken from the name). On a real /proc, stat() only fails like that for an
+ * fd that was just closed, in which case reading its fdinfo fails as well, so
+ * this fallback does not change real-system behaviour. Either way, a file
+ * only counts once its fdinfo carries a drm-driver key.
+ *
+ * Clients are deduplicated on (drm-driver, drm-pdev, drm-client-id) across
+ * all fds and processes. A refresh only re-reads one fdinfo per known client
+ * and scans processes that appeared since the previous refresh; a full
+ * discovery (every fd of every process) runs every full_every refreshes or
+ * every full_ns nanoseconds.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "scan.h"
+
+uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static int grow(void **arr, size_t *cap, size_t n, size_t size)
+{
+	size_t ncap;
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	ncap = *cap ? *cap * 2 : 16;
+	p = realloc(*arr, ncap * size);
+	if (!p)
+		return -ENOMEM;
+	*arr = p;
+	*cap = ncap;
+	return 0;
+}
+
+static int cmp_pid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static bool pid_in(const pid_t *arr, size_t n, pid_t pid)
+{
+	if (!n)
+		return false;
+	return bsearch(&pid, arr, n, sizeof(*arr), cmp_pid) != NULL;
+}
+
+bool drm_node_to_rdev(const char *name, dev_t *rdev)
+{
+	static const char *const pfx[] = { "renderD", "controlD", "card" };
+	unsigned int i, minor;
+	char *end;
+
+	for (i = 0; i < ARRAY_SIZE(pfx); i++) {
+		size_t l = strlen(pfx[i]);
+
+		if (strncmp(name, pfx[i], l))
+			continue;
+		errno = 0;
+		minor = strtoul(name + l, &end, 10);
+		if (errno || end == name + l || *end)
+			return false;
+		*rdev = makedev(DRM_MAJOR, minor);
+		return true;
+	}
+	return false;
+}
+
+/* ---- client table ---- */
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 0x100000001b3ull;
+	return h;
+}
+
+static int hash_rebuild(struct drm_scan *s)
+{
+	size_t size = 64, i;
+
+	while (size < s->nclients * 2 + 1)
+		size *= 2;
+	if (size != s->hash_size) {
+		struct drm_client **h = calloc(size, sizeof(*h));
+
+		if (!h)
+			return -ENOMEM;
+		free(s->hash);
+		s->hash = h;
+		s->hash_size = size;
+	} else {
+		memset(s->hash, 0, size * sizeof(*s->hash));
+	}
+	for (i = 0; i < s->nclients; i++) {
+		size_t j = hash_str(s->clients[i]->key) & (size - 1);
+
+		while (s->hash[j])
+			j = (j + 1) & (size - 1);
+		s->hash[j] = s->clients[i];
+	}
+	return 0;
+}
+
+static struct drm_client *client_lookup(struct drm_scan *s, const char *key)
+{
+	size_t j;
+
+	if (!s->hash_size)
+		return NULL;
+	j = hash_str(key) & (s->hash_size - 1);
+	while (s->hash[j]) {
+		if (!strcmp(s->hash[j]->key, key))
+			return s->hash[j];
+		j = (j + 1) & (s->hash_size - 1);
+	}
+	return NULL;
+}
+
+static void client_free(struct drm_client *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nfds; i++)
+		free(c->fds[i].comm);
+	free(c->fds);
+	for (i = 0; i < c->neng; i++)
+		free(c->eng[i].name);
+	free(c->eng);
+	fdinfo_free(&c->info);
+	free(c->key);
+	free(c->devname);
+	free(c);
+}
+
+static char *put_u64(char *p, uint64_t v)
+{
+	char tmp[24];
+	int n = 0;
+
+	do {
+		tmp[n++] = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+/* "<n>/<what>/<m>" or "<n>/<what>" (m < 0) for openat(rootfd, ...) */
+static void proc_path(char *buf, pid_t pid, const char *what, int fd)
+{
+	char *p = put_u64(buf, (uint64_t)pid);
+	size_t l = strlen(what);
+
+	*p++ = '/';
+	memcpy(p, what, l);
+	p += l;
+	if (fd >= 0) {
+		*p++ = '/';
+		p = put_u64(p, (uint64_t)fd);
+	}
+	*p = '\0';
+}
+
+/*
+ * Dedup key: driver, pdev and client id. Without drm-client-id a client
+ * cannot be matched across fds, so the key is made unique per (pid, fd).
+ * Built in s->keybuf; returns NULL on allocation failure.
+ */
+static const char *make_key(struct drm_scan *s, const struct fdinfo *fi,
+			    pid_t pid, int fd)
+{
+	size_t dl = strlen(fi->driver), pl = fi->pdev ? strlen(fi->pdev) : 0;
+	size_t need = dl + pl + 48;
+	char *p;
+
+	if (need > s->key_cap) {
+		p = realloc(s->keybuf, need);
+		if (!p)
+			return NULL;
+		s->keybuf = p;
+		s->key_cap = need;
+	}
+	p = s->keybuf;
+	memcpy(p, fi->driver, dl);
+	p += dl;
+	*p++ = '\x1f';
+	if (pl)
+		memcpy(p, fi->pdev, pl);
+	p += pl;
+	*p++ = '\x1f';
+	if (fi->has_client_id) {
+		p = put_u64(p, fi->client_id);
+	} else {
+		*p++ = '-';
+		p = put_u64(p, (uint64_t)pid);
+		*p++ = ':';
+		p = put_u64(p, (uint64_t)fd);
+	}
+	*p = '\0';
+	return s->keybuf;
+}
+
+/*
+ * Without drm-pdev, name the device after its sysfs parent (for example
+ * "simgpu.0" or "fd4400000.gpu") so that card and render nodes of the same
+ * device group together. NULL when sysfs does not know the node.
+ */
+static char *sysfs_devname(dev_t rdev)
+{
+	char path[64], link[512], *base;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/dev/char/%u:%u/device",
+		 major(rdev), minor(rdev));
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n <= 0)
+		return NULL;
+	link[n] = '\0';
+	base = strrchr(link, '/');
+	base = base ? base + 1 : link;
+	return *base ? strdup(base) : NULL;
+}
+
+static struct drm_client *client_new(struct drm_scan *s, char *key,
+				     const struct fdinfo *fi, dev_t rdev)
+{
+	struct drm_client *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->key = key;
+	c->rdev = rdev;
+	if (fi->pdev)
+		c->devname = strdup(fi->pdev);
+	else if (s->use_sysfs)
+		c->devname = sysfs_devname(rdev);
+	if (!c->devname &&
+	    asprintf(&c->devname, "%s%u", minor(rdev) >= 128 ? "renderD" : "card",
+		     minor(rdev)) < 0)
+		c->devname = NULL;
+	if (!c->devname ||
+	    grow((void **)&s->clients, &s->cap_clients, s->nclients,
+		 sizeof(*s->clients))) {
+		c->key = NULL;
+		client_free(c);
+		return NULL;
+	}
+	s->clients[s->nclients++] = c;
+	if (s->nclients * 2 + 1 > s->hash_size) {
+		if (hash_rebuild(s)) {
+			s->nclients--;
+			c->key = NULL;
+			client_free(c);
+			return NULL;
+		}
+	} else {
+		size_t j = hash_str(key) & (s->hash_size - 1);
+
+		while (s->hash[j])
+			j = (j + 1) & (s->hash_size - 1);
+		s->hash[j] = c;
+	}
+	return c;
+}
+
+static bool client_has_fd(const struct drm_client *c, pid_t pid, int fd)
+{
+	size_t i;
+
+	for (i = 0; i < c->nfds; i++)
+		if (c->fds[i].pid == pid && c->fds[i].fd == fd)
+			return true;
+	return false;
+}
+
+static void client_add_fd(struct drm_client *c, pid_t pid, int fd,
+			  const char *comm)
+{
+	struct drm_fdref *r;
+
+	if (client_has_fd(c, pid, fd))
+		return;
+	if (grow((void **)&c->fds, &c->cap_fds, c->nfds, sizeof(*c->fds)))
+		return;
+	r = &c->fds[c->nfds++];
+	r->pid = pid;
+	r->fd = fd;
+	r->comm = strdup(comm ? comm : "?");
+}
+
+static void client_del_fd(struct drm_client *c, size_t i)
+{
+	free(c->fds[i].comm);
+	memmove(&c->fds[i], &c->fds[i + 1],
+		(c->nfds - i - 1) * sizeof(*c->fds));
+	c->nfds--;
+}
+
+/* The client takes s->scratch; its old sample becomes the scratch. */
+static void client_take_sample(struct drm_scan *s, struct drm_client *c,
+			       uint64_t ts)
+{
+	struct fdinfo tmp = c->info;
+
+	c->info = s->scratch;
+	s->scratch = tmp;
+	c->ts_ns = ts;
+	c->gen = s->gen;
+	c->nsamples++;
+}
+
+/* ---- pid bookkeeping ---- */
+
+static void add_unreadable(struct drm_scan *s, pid_t pid)
+{
+	size_t i;
+
+	if (pid_in(s->unreadable, s->nunreadable, pid))
+		return;
+	if (grow((void **)&s->unreadable, &s->cap_unreadable, s->nunreadable,
+		 sizeof(pid_t)))
+		return;
+	i = s->nunreadable;
+	while (i && s->unreadable[i - 1] > pid) {
+		s->unreadable[i] = s->unreadable[i - 1];
+		i--;
+	}
+	s->unreadable[i] = pid;
+	s->nunreadable++;
+}
+
+static int list_pids(struct drm_scan *s, pid_t **out, size_t *n, size_t *cap)
+{
+	struct dirent *de;
+	DIR *d;
+	int fd;
+
+	fd = openat(s->rootfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return -errno;
+	}
+	*n = 0;
+	while ((de = readdir(d))) {
+		const char *p = de->d_name;
+		long pid = 0;
+
+		if (*p < '1' || *p > '9')
+			continue;
+		for (; *p >= '0' && *p <= '9' && pid < 0x7fffffff; p++)
+			pid = pid * 10 + (*p - '0');
+		if (*p)
+			continue;
+		if (grow((void **)out, cap, *n, sizeof(pid_t)))
+			break;
+		(*out)[(*n)++] = pid;
+	}
+	closedir(d);
+	if (*n)
+		qsort(*out, *n, sizeof(pid_t), cmp_pid);
+	return 0;
+}
+
+static char *read_comm(struct drm_scan *s, pid_t pid)
+{
+	char path[64], *nl;
+	ssize_t n;
+
+	proc_path(path, pid, "comm", -1);
+	n = fdinfo_read_file(s->rootfd, path, &s->buf, &s->buf_cap);
+	if (n <= 0)
+		return strdup("?");
+	nl = memchr(s->buf, '\n', n);
+	return strndup(s->buf, nl ? (size_t)(nl - s->buf) : (size_t)n);
+}
+
+/*
+ * Read and parse /proc/PID/fdinfo/FD into s->scratch. Returns 1 when it is a
+ * DRM client, 0 when not, <0 on read errors.
+ */
+static int read_fdinfo(struct drm_scan *s, pid_t pid, int fd, uint64_t *ts)
+{
+	char path[64];
+	ssize_t n;
+
+	proc_path(path, pid, "fdinfo", fd);
+	n = fdinfo_read_file(s->rootfd, path, &s->buf, &s->buf_cap);
+	s->files_read++;
+	if (n < 0)
+		return n;
+	*ts = now_ns();
+	fdinfo_reset(&s->scratch);
+	if (fdinfo_parse(&s->scratch, s->buf, n) || !s->scratch.driver)
+		return 0;
+	return 1;
+}
+
+static void note_read_error(struct drm_scan *s, pid_t pid, int err)
+{
+	if (err == -EACCES || err == -EPERM)
+		add_unreadable(s, pid);
+	else
+		s->vanished++;
+}
+
+static void handle_drm_fd(struct drm_scan *s, pid_t pid, int fd, dev_t rdev,
+			  char **comm)
+{
+	struct drm_client *c;
+	const char *key;
+	char *dup;
+	uint64_t ts;
+	int ret;
+
+	ret = read_fdinfo(s, pid, fd, &ts);
+	if (ret <= 0) {
+		if (ret < 0)
+			note_read_error(s, pid, ret);
+		return;
+	}
+	key = make_key(s, &s->scratch, pid, fd);
+	if (!key)
+		return;
+	c = client_lookup(s, key);
+	if (!c) {
+		dup = strdup(key);
+		if (!dup)
+			return;
+		c = client_new(s, dup, &s->scratch, rdev);
+		if (!c) {
+			free(dup);
+			return;
+		}
+	}
+	if (!*comm)
+		*comm = read_comm(s, pid);
+	client_add_fd(c, pid, fd, *comm);
+	if (c->gen != s->gen)
+		client_take_sample(s, c, ts);
+}
+
+static void scan_pid(struct drm_scan *s, pid_t pid)
+{
+	char path[64], link[64], *comm = NULL;
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+	int dfd;
+
+	proc_path(path, pid, "fd", -1);
+	dfd = openat(s->rootfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0) {
+		if (errno == ENOENT || errno == ESRCH)
+			s->vanished++;
+		else	/* EACCES, or anything else that hides the fds */
+			add_unreadable(s, pid);
+		return;
+	}
+	d = fdopendir(dfd);
+	if (!d) {
+		close(dfd);
+		return;
+	}
+	while ((de = readdir(d))) {
+		dev_t rdev;
+		char *end;
+		long fd;
+		ssize_t n;
+
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		fd = strtol(de->d_name, &end, 10);
+		if (*end || fd < 0 || fd > 0x7fffffff)
+			continue;
+		if (!fstatat(dfd, de->d_name, &st, 0)) {
+			if (!S_ISCHR(st.st_mode) ||
+			    major(st.st_rdev) != DRM_MAJOR)
+				continue;
+			rdev = st.st_rdev;
+		} else {
+			if (errno != ENOENT)
+				continue;
+			n = readlinkat(dfd, de->d_name, link, sizeof(link) - 1);
+			if (n <= 9)
+				continue;
+			link[n] = '\0';
+			if (strncmp(link, "/dev/dri/", 9) ||
+			    !drm_node_to_rdev(link + 9, &rdev))
+				continue;
+		}
+		handle_drm_fd(s, pid, fd, rdev, &comm);
+	}
+	closedir(d);
+	free(comm);
+}
+
+/* Re-read one fdinfo of a known client (cheap refresh). */
+static void sample_client(struct drm_scan *s, struct drm_client *c,
+			  pid_t **rescan, size_t *nrescan, size_t *caprescan)
+{
+	const char *key;
+	uint64_t ts;
+	int ret;
+
+	while (c->nfds) {
+		struct drm_fdref *r = &c->fds[0];
+
+		ret = read_fdinfo(s, r->pid, r->fd, &ts);
+		if (ret < 0)
+			note_read_error(s, r->pid, ret);
+		if (ret == 1) {
+			key = make_key(s, &s->scratch, r->pid, r->fd);
+			if (key && !strcmp(key, c->key)) {
+				client_take_sample(s, c, ts);
+				return;
+			}
+		}
+		/* fd closed or reused for something else: look again later */
+		if (ret >= 0 && !grow((void **)rescan, caprescan, *nrescan,
+				      sizeof(pid_t)))
+			(*rescan)[(*nrescan)++] = r->pid;
+		client_del_fd(c, 0);
+	}
+}
+
+static int cmp_fdref(const void *a, const void *b)
+{
+	const struct drm_fdref *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->fd < y->fd ? -1 : x->fd > y->fd;
+}
+
+static void update_engines(struct drm_client *c)
+{
+	size_t i, j;
+
+	for (j = 0; j < c->neng; j++)
+		c->eng[j].cur = NULL;
+	for (i = 0; i < c->info.n_engines; i++) {
+		struct fdinfo_engine *e = &c->info.engines[i];
+		struct client_engine *ce = NULL;
+
+		for (j = 0; j < c->neng; j++) {
+			if (!strcmp(c->eng[j].name, e->name)) {
+				ce = &c->eng[j];
+				break;
+			}
+		}
+		if (!ce) {
+			char *name = strdup(e->name);
+
+			if (!name || grow((void **)&c->eng, &c->cap_eng,
+					  c->neng, sizeof(*c->eng))) {
+				free(name);
+				continue;
+			}
+			ce = &c->eng[c->neng++];
+			memset(ce, 0, sizeof(*ce));
+			ce->name = name;
+		}
+		ce->cur = e;
+		util_update(&ce->hist, e, c->ts_ns, &ce->res);
+	}
+	for (j = 0; j < c->neng; j++) {
+		if (!c->eng[j].cur) {
+			memset(&c->eng[j].res, 0, sizeof(c->eng[j].res));
+			c->eng[j].res.status = UTIL_NO_DATA;
+		}
+	}
+}
+
+int drm_scan_refresh(struct drm_scan *s, enum drm_scan_mode mode)
+{
+	pid_t *cur = NULL, *rescan = NULL;
+	size_t ncur = 0, capcur = 0, nrescan = 0, caprescan = 0, i, j, k;
+	uint64_t t = now_ns();
+	bool full, dropped = false;
+	int ret;
+
+	ret = list_pids(s, &cur, &ncur, &capcur);
+	if (ret) {
+		free(cur);
+		return ret;
+	}
+	s->gen++;
+	s->files_read = 0;
+	s->vanished = 0;
+	full = mode == DRM_SCAN_FULL || s->gen == 1 ||
+	       (mode == DRM_SCAN_AUTO &&
+		((s->full_every && s->gen % s->full_every == 0) ||
+		 t - s->last_full_ns >= s->full_ns));
+	s->last_was_full = full;
+
+	if (full) {
+		s->last_full_ns = t;
+		s->nunreadable = 0;
+		for (i = 0; i < s->nclients; i++) {
+			struct drm_client *c = s->clients[i];
+
+			for (j = 0; j < c->nfds; j++)
+				free(c->fds[j].comm);
+			c->nfds = 0;
+		}
+		for (i = 0; i < ncur; i++)
+			scan_pid(s, cur[i]);
+	} else {
+		/* forget pids that exited */
+		for (i = 0, k = 0; i < s->nunreadable; i++)
+			if (pid_in(cur, ncur, s->unreadable[i]))
+				s->unreadable[k++] = s->unreadable[i];
+		s->nunreadable = k;
+		for (i = 0; i < s->nclients; i++) {
+			struct drm_client *c = s->clients[i];
+
+			for (j = 0; j < c->nfds;) {
+				if (pid_in(cur, ncur, c->fds[j].pid))
+					j++;
+				else
+					client_del_fd(c, j);
+			}
+			sample_client(s, c, &rescan, &nrescan, &caprescan);
+		}
+		/* processes that appeared since the previous refresh */
+		for (i = 0, j = 0; i < ncur; i++) {
+			while (j < s->npids && s->pids[j] < cur[i])
+				j++;
+			if (j < s->npids && s->pids[j] == cur[i])
+				continue;
+			scan_pid(s, cur[i]);
+		}
+		if (nrescan)
+			qsort(rescan, nrescan, sizeof(pid_t), cmp_pid);
+		for (i = 0; i < nrescan; i++)
+			if ((!i || rescan[i] != rescan[i - 1]) &&
+			    pid_in(cur, ncur, rescan[i]) &&
+			    pid_in(s->pids, s->npids, rescan[i]))
+				scan_pid(s, rescan[i]);
+	}
+	free(rescan);
+
+	s->malformed = 0;
+	for (i = 0, k = 0; i < s->nclients; i++) {
+		struct drm_client *c = s->clients[i];
+
+		if (!c->nfds || c->gen != s->gen) {
+			client_free(c);
+			dropped = true;
+			continue;
+		}
+		if (c->nfds > 1)
+			qsort(c->fds, c->nfds, sizeof(*c->fds), cmp_fdref);
+		update_engines(c);
+		s->malformed += c->info.malformed;
+		s->clients[k++] = c;
+	}
+	s->nclients = k;
+	if (dropped)
+		hash_rebuild(s);
+
+	free(s->pids);
+	s->pids = cur;
+	s->npids = ncur;
+	s->cap_pids = capcur;
+	return 0;
+}
+
+struct drm_scan *drm_scan_new(const char *proc_root)
+{
+	struct drm_scan *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->proc_root = strdup(proc_root);
+	s->rootfd = open(proc_root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (!s->proc_root || s->rootfd < 0) {
+		int err = errno;
+
+		drm_scan_free(s);
+		errno = err;
+		return NULL;
+	}
+	/* device numbers of a fake tree mean nothing to this system's sysfs */
+	s->use_sysfs = !strcmp(proc_root, "/proc") || !strcmp(proc_root, "/proc/");
+	s->full_every = 5;
+	s->full_ns = 5000000000ull;
+	if (hash_rebuild(s)) {
+		drm_scan_free(s);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return s;
+}
+
+void drm_scan_free(struct drm_scan *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->nclients; i++)
+		client_free(s->clients[i]);
+	free(s->clients);
+	free(s->hash);
+	free(s->pids);
+	free(s->unreadable);
+	free(s->buf);
+	free(s->keybuf);
+	fdinfo_free(&s->scratch);
+	if (s->rootfd >= 0)
+		close(s->rootfd);
+	free(s->proc_root);
+	free(s);
+}

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Discovery of DRM clients through /proc/PID/fd and fdinfo
+ */
+#ifndef DRMTOP_SCAN_H
+#define DRMTOP_SCAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "fdinfo.h"
+#include "util.h"
+
+#define DRM_MAJOR 226
+
+struct drm_fdref {
+	pid_t pid;
+	int fd;
+	char *comm;
+};
+
+struct client_engine {
+	char *name;
+	struct util_hist hist;
+	struct util_result res;
+	const struct fdinfo_engine *cur;	/* into client->info */
+};
+
+struct drm_client {
+	char *key;		/* driver, pdev and client id: dedup key */
+	char *devname;		/* drm-pdev, sysfs device, or renderD<n>/card<n> */
+	dev_t rdev;
+	struct drm_fdref *fds;	/* every (pid, fd) holding it, sorted */
+	size_t nfds, cap_fds;
+	struct fdinfo info;	/* latest sample */
+	uint64_t ts_ns;		/* CLOCK_MONOTONIC of the latest sample */
+	uint64_t nsamples;
+	struct client_engine *eng;
+	size_t neng, cap_eng;
+	unsigned long gen;	/* refresh generation of the latest sample */
+};
+
+struct drm_scan {
+	char *proc_root;
+	int rootfd;
+	bool use_sysfs;		/* name pdev-less devices from /sys/dev/char */
+
+	struct drm_client **clients;
+	size_t nclients, cap_clients;
+	struct drm_client **hash;	/* open addressing on key */
+	size_t hash_size;
+
+	pid_t *pids;		/* sorted listing of the previous refresh */
+	size_t npids, cap_pids;
+	pid_t *unreadable;	/* sorted */
+	size_t nunreadable, cap_unreadable;
+
+	unsigned int full_every;	/* full discovery every Nth refresh */
+	uint64_t full_ns;		/* ... or when this much time passed */
+	uint64_t last_full_ns;
+	unsigned long gen;
+	bool last_was_full;
+
+	/* statistics of the last refresh */
+	unsigned int files_read;
+	unsigned int malformed;		/* malformed lines over all clients */
+	unsigned int vanished;		/* fds/pids that went away mid scan */
+
+	char *buf;			/* read buffer, reused */
+	size_t buf_cap;
+	struct fdinfo scratch;		/* parse target, swapped with clients */
+	char *keybuf;			/* dedup key of the last parse */
+	size_t key_cap;
+};
+
+uint64_t now_ns(void);
+
+struct drm_scan *drm_scan_new(const char *proc_root);
+void drm_scan_free(struct drm_scan *s);
+
+enum drm_scan_mode {
+	DRM_SCAN_AUTO,		/* full discovery when it is due */
+	DRM_SCAN_FULL,		/* force a full discovery */
+	DRM_SCAN_CHEAP,		/* never a full discovery (bench) */
+};
+
+/* Returns 0 or -errno if the proc root cannot be listed. */
+int drm_scan_refresh(struct drm_scan *s, enum drm_scan_mode mode);
+
+/* Parse a /dev/dri/ node name (card0, renderD128) into a dev_t. */
+bool drm_node_to_rdev(const char *name, dev_t *rdev);
+
+#endif

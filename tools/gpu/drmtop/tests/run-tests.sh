@@ -1,0 +1,327 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Host tests for drmtop and drm-fdinfo-check. Prints one TAP line per test
+# ("ok N - ..." / "not ok N - ...") and exits 1 if any failed.
+# Run through "make check" (needs the programs and the -asan builds).
+
+cd "$(dirname "$0")/.." || exit 2
+T=tests/tmp
+F=tests/fixtures
+rm -rf "$T"
+mkdir -p "$T"
+
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+CHK=./drm-fdinfo-check-asan
+TOP=./drmtop-asan
+
+n=0
+fail=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+notok() { n=$((n + 1)); fail=$((fail + 1)); echo "not ok $n - $1"; }
+t() { # description, command...
+	d=$1; shift
+	if "$@"; then ok "$d"; else notok "$d"; fi
+}
+has() { grep -qF -- "$2" "$1"; }
+lacks() { ! grep -qF -- "$2" "$1"; }
+# sanitizer reports go to stderr and change the exit status to 99
+clean() { ! grep -q 'Sanitizer\|runtime error' "$1"; }
+
+# --- unit tests, plain and under ASan+UBSan (leaks included) ---
+run_tap() { # label, command...
+	label=$1; shift
+	"$@" >"$T/tap.out" 2>"$T/tap.err"
+	rc=$?
+	while IFS= read -r line; do
+		case $line in
+		"ok "*) ok "$label: ${line#* - }" ;;
+		"not ok "*) notok "$label: ${line#* - }" ;;
+		esac
+	done <"$T/tap.out"
+	if [ $rc -eq 0 ] && clean "$T/tap.err"; then
+		ok "$label: exit status 0, no sanitizer report"
+	else
+		notok "$label: exit status $rc"
+		sed 's/^/# /' "$T/tap.err" | head -40
+	fi
+}
+run_tap unit tests/unit-test "$F"
+run_tap unit-asan tests/unit-test-asan "$F"
+
+# --- drm-fdinfo-check ---
+for f in xe i915 msm panfrost v3d simgpu; do
+	$CHK -q "$F/$f.txt" >"$T/c.out" 2>"$T/c.err"
+	rc=$?
+	t "check: $f fixture is clean (exit $rc)" \
+		test $rc -eq 0 -a ! -s "$T/c.out"
+done
+$CHK "$F/amdgpu.txt" >"$T/c.out" 2>"$T/c.err"
+rc=$?
+t "check: amdgpu 'pasid:' reported, exit 1 (exit $rc)" test $rc -eq 1
+t "check: amdgpu exactly one violation" \
+	test "$(wc -l <"$T/c.out")" -eq 1 -a "$(grep -c 'line 8: key .pasid.' "$T/c.out")" -eq 1
+
+$CHK "$F/bad.txt" >"$T/c.out" 2>"$T/c.err"
+rc=$?
+t "check: bad fixture exit 1 (exit $rc)" test $rc -eq 1
+t "check: no sanitizer report" clean "$T/c.err"
+while IFS='|' read -r what msg; do
+	t "check: detects $what" has "$T/c.out" "bad.txt: $msg"
+done <<'EOM'
+missing drm-driver|line 0: mandatory key drm-driver is missing
+non-integer value|line 1: drm-client-id: value 'abc' is not an unsigned integer
+whitespace in key|line 2: key 'drm engine-rcs' contains whitespace
+key without prefix|line 3: key 'pasid' has neither the drm- prefix
+unknown drm- key|line 4: 'drm-foo' is not a key of drm-usage-stats
+no whitespace after colon|line 5: drm-engine-rcs: no whitespace between ':' and the value
+wrong engine unit|line 6: drm-engine-rcs: unit 'us' is not allowed
+duplicate key|line 6: duplicate key 'drm-engine-rcs' (first on line 5)
+total-cycles and maxfreq|line 9: both drm-total-cycles-rcs and drm-maxfreq-rcs
+cycles alone|line 10: drm-cycles-bcs without drm-total-cycles-bcs or drm-maxfreq-bcs
+total-cycles alone|line 11: drm-total-cycles-vcs without drm-cycles-vcs
+capacity without engine|line 12: drm-engine-capacity-ccs without drm-engine-ccs
+zero capacity|line 13: drm-engine-capacity-rcs: capacity must be greater than zero
+wrong memory unit|line 14: drm-total-vram0: unit 'GB' is not allowed
+64 bit overflow|line 15: drm-engine-vecs: value does not fit in 64 bits
+missing colon|line 16: no ':' between key and value
+wrong frequency unit|line 17: drm-maxfreq-vecs: unit 'GHz' is not allowed
+bad drm-pdev|line 18: drm-pdev: '0000:03:00' is not a PCI address
+empty line|line 19: empty line
+missing engine unit|line 20: drm-engine-bcs: unit missing (<uint> ns)
+EOM
+
+{ cat "$F/simgpu.txt"; i=0; while [ $i -lt 200 ]; do
+	echo "simgpu-debug-$i:	$i"; i=$((i + 1)); done; } >"$T/big.txt"
+$CHK -q "$T/big.txt" >"$T/c.out" 2>&1
+rc=$?
+t "check: >4 KiB file is a warning only (exit $rc)" test $rc -eq 0
+t "check: >4 KiB warning printed" has "$T/c.out" "line 0: warning: "
+$CHK -q -W "$T/big.txt" >/dev/null 2>&1
+t "check: --strict turns the warning into a violation" test $? -eq 1
+printf 'drm-driver:\tx\0y\n' >"$T/nul.txt"
+$CHK "$T/nul.txt" >"$T/c.out" 2>&1
+rc=$?
+t "check: NUL byte reported (exit $rc)" test $rc -eq 1 -a -n "$(grep 'line 1: line contains a NUL byte' "$T/c.out")"
+head -c 300000 /dev/urandom >"$T/garbage.bin"
+$CHK "$T/garbage.bin" >/dev/null 2>"$T/c.err"
+rc=$?
+t "check: random binary input, exit 1 without crash (exit $rc)" test $rc -eq 1
+t "check: random binary input, no sanitizer report" clean "$T/c.err"
+
+$CHK >/dev/null 2>&1
+t "check: no argument is a usage error (exit 2)" test $? -eq 2
+$CHK --bogus x >/dev/null 2>"$T/c.err"
+t "check: unknown option exit 2 with a message" test $? -eq 2 -a -s "$T/c.err"
+$CHK --interval abc x >/dev/null 2>&1
+t "check: bad --interval exit 2" test $? -eq 2
+$CHK "$T/does-not-exist" >"$T/c.out" 2>&1
+t "check: unreadable file reported, exit 1" test $? -eq 1
+
+mkdir -p "$T/proc/42/fdinfo"
+cp "$F/simgpu.txt" "$T/proc/42/fdinfo/3"
+$CHK -q --proc-root "$T/proc" 42:3 >/dev/null 2>&1
+t "check: PID:FD form reads <proc-root>/PID/fdinfo/FD" test $? -eq 0
+
+# --interval: the file is a FIFO fed twice, so the two reads are exact (the
+# writer pauses after the first sample so that the first read has closed)
+ctr() { printf 'drm-driver:\tsimgpu\ndrm-engine-rcs:\t%s ns\ndrm-cycles-rcs:\t%s\ndrm-total-cycles-rcs:\t%s\n' "$1" "$2" "$3"; }
+mkfifo "$T/ctr"
+(timeout -s KILL 20 sh -c "printf '%s\n' \"$(ctr 500 200 1000)\" >$T/ctr; sleep 0.1; printf '%s\n' \"$(ctr 600 100 2000)\" >$T/ctr") &
+timeout -s KILL 30 $CHK -q --interval 0.3 "$T/ctr" >"$T/c.out" 2>"$T/c.err"
+rc=$?
+wait
+t "check: --interval detects a backwards counter (exit $rc)" test $rc -eq 1
+t "check: --interval message names the counter" \
+	has "$T/c.out" "line 3: drm-cycles-rcs went backwards: 200 -> 100"
+t "check: --interval does not flag counters that advanced" lacks "$T/c.out" "drm-engine-rcs"
+(timeout -s KILL 20 sh -c "printf '%s\n' \"$(ctr 500 200 1000)\" >$T/ctr; sleep 0.1; printf '%s\n' \"$(ctr 600 300 2000)\" >$T/ctr") &
+timeout -s KILL 30 $CHK -q --interval 0.3 "$T/ctr" >"$T/c.out" 2>&1
+rc=$?
+wait
+t "check: --interval with monotonic counters is clean (exit $rc)" test $rc -eq 0
+
+# --- drmtop: options ---
+$TOP --bogus >/dev/null 2>"$T/e"
+t "drmtop: unknown option exit 2 with a message" test $? -eq 2 -a -s "$T/e"
+$TOP -n 0 >/dev/null 2>"$T/e"
+t "drmtop: -n 0 rejected (exit 2)" test $? -eq 2
+$TOP -d abc >/dev/null 2>"$T/e"
+t "drmtop: -d abc rejected (exit 2)" test $? -eq 2
+$TOP -b extra >/dev/null 2>"$T/e"
+t "drmtop: stray argument rejected (exit 2)" test $? -eq 2
+$TOP -o x >/dev/null 2>"$T/e"
+t "drmtop: --output without --prometheus rejected (exit 2)" test $? -eq 2
+$TOP --help >"$T/h" 2>&1
+t "drmtop: --help exit 0, documents metrics" test $? -eq 0 -a -n "$(grep drm_client_engine_cycles_total "$T/h")"
+$TOP -p "$T/nope" -n 1 >/dev/null 2>"$T/e"
+t "drmtop: missing proc root is an error (exit 1)" test $? -eq 1
+timeout 30 $TOP -b -n 2 -d 0.05 >"$T/o" 2>"$T/e"
+t "drmtop: batch mode on the real /proc" test $? -eq 0 -a "$(grep -c '^drmtop: refresh' "$T/o")" -eq 2
+
+# --- drmtop: fake proc tree, two refreshes, counters advance between ---
+P=$T/fake
+mkpid() {
+	mkdir -p "$P/$1/fd" "$P/$1/fdinfo"
+	echo "$2" >"$P/$1/comm"
+}
+sim() { # id cycles-rcs total cycles-ccs
+	printf 'pos:\t0\nflags:\t02100002\nmnt_id:\t26\nino:\t911\n'
+	printf 'drm-driver:\tsimgpu\ndrm-client-id:\t%s\ndrm-pdev:\t0000:00:04.0\n' "$1"
+	printf 'drm-engine-rcs:\t0 ns\ndrm-cycles-rcs:\t%s\ndrm-total-cycles-rcs:\t%s\n' "$2" "$3"
+	printf 'drm-engine-ccs:\t0 ns\ndrm-cycles-ccs:\t%s\ndrm-total-cycles-ccs:\t%s\n' "$4" "$3"
+	printf 'drm-engine-capacity-ccs:\t4\n'
+	printf 'drm-total-memory:\t8 KiB\ndrm-resident-memory:\t4 KiB\ndrm-total-vram0:\t1 MiB\n'
+}
+mkpid 200 render
+ln -s /dev/null "$P/200/fd/0"
+printf 'pos:\t0\nflags:\t02\n' >"$P/200/fdinfo/0"
+ln -s /dev/dri/renderD128 "$P/200/fd/3"
+mkfifo "$P/200/fdinfo/3"
+mkpid 201 child
+ln -s /dev/dri/renderD128 "$P/201/fd/4"
+sim 7 2370355 99887766 0 >"$P/201/fdinfo/4"
+mkpid 202 hot
+ln -s /dev/dri/renderD128 "$P/202/fd/3"
+mkfifo "$P/202/fdinfo/3"
+mkpid 204 v3dapp	# no drm-pdev: grouped by its node, ns based
+ln -s /dev/dri/renderD129 "$P/204/fd/3"
+printf 'drm-driver:\tv3d\ndrm-client-id:\t5\ndrm-engine-render: \t100 ns\n' >"$P/204/fdinfo/3"
+mkpid 203 secret
+rmdir "$P/203/fd"
+: >"$P/203/fd"
+chmod 0 "$P/203/fd"
+
+# Each FIFO is opened once per refresh (full scan, then a cheap refresh).
+# The second sample is only offered once drmtop has printed refresh 1,
+# i.e. has read and closed every FIFO, so the test is exact, not timed.
+feed() { # file that becomes non-empty after refresh 1
+	rm -f "$1"
+	(timeout -s KILL 20 sh -c "printf '%s\n' \"$(sim 7 2370355 99887766 0)\" >$P/200/fdinfo/3;
+		while [ ! -s $1 ]; do sleep 0.01; done;
+		printf '%s\n' \"$(sim 7 2375355 99897766 20000)\" >$P/200/fdinfo/3") &
+	(timeout -s KILL 20 sh -c "printf '%s\n' \"$(sim 9 1000 5000 0)\" >$P/202/fdinfo/3;
+		while [ ! -s $1 ]; do sleep 0.01; done;
+		printf '%s\n' \"$(sim 9 16000 15000 0)\" >$P/202/fdinfo/3") &
+}
+
+feed "$T/batch"
+timeout -s KILL 30 $TOP -b -n 2 -d 0.1 -p "$P" >"$T/batch" 2>"$T/e"
+rc=$?
+wait
+t "drmtop batch: exit 0 (exit $rc)" test $rc -eq 0
+t "drmtop batch: no sanitizer report" clean "$T/e"
+t "drmtop batch: unreadable process reported" has "$T/batch" "1 processes not readable: run as root"
+t "drmtop batch: 2 clients per refresh" test "$(grep -c '^0000:00:04.0 simgpu' "$T/batch")" -eq 4
+t "drmtop batch: shared client listed once with both pids" \
+	has "$T/batch" "client=7 pids=200,201 comm=render"
+t "drmtop batch: first sample has no value" has "$T/batch" "client=7 pids=200,201 comm=render rcs=- ccs=-"
+t "drmtop batch: rcs 5000/10000 cycles = 50.0%, ccs 20000/10000/4 = 50.0%" \
+	has "$T/batch" "client=7 pids=200,201 comm=render rcs=50.0% ccs=50.0%"
+t "drmtop batch: 150% shown and flagged" has "$T/batch" "client=9 pids=202 comm=hot rcs=150.0%! ccs=0.0%"
+t "drmtop batch: memory shown" has "$T/batch" "mem.memory=8.0K/res:4.0K mem.vram0=1.0M"
+t "drmtop batch: client without drm-pdev shown under its node" \
+	has "$T/batch" "renderD129 v3d client=5 pids=204 comm=v3dapp render=0.0%"
+t "drmtop batch: clients grouped per device" awk '
+	/^drmtop: refresh/ { delete seen; last = ""; next }
+	{ if ($1 != last && ($1 in seen)) bad = 1; seen[$1] = 1; last = $1 }
+	END { exit bad }' "$T/batch"
+
+feed "$T/json"
+timeout -s KILL 30 $TOP --json -n 2 -d 0.1 -p "$P" >"$T/json" 2>"$T/e"
+rc=$?
+wait
+t "drmtop json: exit 0 (exit $rc)" test $rc -eq 0
+t "drmtop json: no sanitizer report" clean "$T/e"
+t "drmtop json: one object per client per refresh" test "$(wc -l <"$T/json")" -eq 6
+if command -v python3 >/dev/null 2>&1; then
+	python3 - "$T/json" >"$T/py" 2>&1 <<'EOPY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+by = {(r["refresh"], r["client_id"]): r for r in rows}
+a1, a2, b2 = by[(1, 7)], by[(2, 7)], by[(2, 9)]
+assert a1["engines"]["rcs"]["utilization"] is None
+assert a1["engines"]["rcs"]["status"] == "first-sample"
+e = a2["engines"]["rcs"]
+assert e["utilization"] == 50.0, e
+assert e["delta"] == 5000 and e["delta_total"] == 10000, e
+assert e["cycles"] == 2375355 and e["total_cycles"] == 99897766, e
+assert e["method"] == "cycles/total-cycles"
+c = a2["engines"]["ccs"]
+assert c["utilization"] == 50.0 and c["capacity"] == 4, c
+assert a2["pids"] == [200, 201], a2["pids"]
+assert a2["timestamp_ns"] > a1["timestamp_ns"]
+assert isinstance(e["dt_ns"], int) and e["dt_ns"] > 0
+assert a2["memory"]["vram0"]["total"] == 1048576
+assert a2["memory"]["memory"]["resident"] == 4096
+assert b2["engines"]["rcs"]["utilization"] == 150.0
+assert b2["engines"]["rcs"]["over_100"] is True
+assert a2["unreadable_processes"] == 1
+print("json ok")
+EOPY
+	t "drmtop json: valid JSON with the expected numbers" has "$T/py" "json ok"
+	grep -v 'json ok' "$T/py" | sed 's/^/# /'
+else
+	ok "drmtop json: # SKIP python3 not available"
+fi
+
+feed "$T/drm.prom"
+timeout -s KILL 30 $TOP --prometheus -n 2 -d 0.1 -p "$P" -o "$T/drm.prom" >"$T/po" 2>"$T/e"
+rc=$?
+wait
+t "drmtop prometheus: exit 0 (exit $rc)" test $rc -eq 0
+t "drmtop prometheus: no sanitizer report" clean "$T/e"
+t "drmtop prometheus: -o writes the file, nothing on stdout" test -s "$T/drm.prom" -a ! -s "$T/po"
+t "drmtop prometheus: no temporary file left" test -z "$(ls "$T" | grep 'drm.prom.tmp')"
+L='driver="simgpu",device="0000:00:04.0",client_id="7",pid="200",pids="200,201",comm="render"'
+t "drmtop prometheus: utilisation ratio" has "$T/drm.prom" "drm_client_engine_utilization_ratio{$L,engine=\"rcs\"} 0.500000"
+t "drmtop prometheus: ratio above 1 kept" has "$T/drm.prom" "drm_client_engine_utilization_ratio{driver=\"simgpu\",device=\"0000:00:04.0\",client_id=\"9\",pid=\"202\",pids=\"202\",comm=\"hot\",engine=\"rcs\"} 1.500000"
+t "drmtop prometheus: raw cycle counters" has "$T/drm.prom" "drm_client_engine_cycles_total{$L,engine=\"rcs\"} 2375355"
+t "drmtop prometheus: capacity" has "$T/drm.prom" "drm_client_engine_capacity{$L,engine=\"ccs\"} 4"
+t "drmtop prometheus: memory" has "$T/drm.prom" "drm_client_memory_bytes{$L,region=\"vram0\",kind=\"total\"} 1048576"
+t "drmtop prometheus: unreadable gauge" has "$T/drm.prom" "drmtop_unreadable_processes 1"
+t "drmtop prometheus: HELP and TYPE lines" has "$T/drm.prom" "# TYPE drm_client_engine_cycles_total counter"
+t "drmtop prometheus: every sample line is well formed" \
+	test -z "$(grep -v '^#' "$T/drm.prom" | grep -Ev '^[a-z_]+(\{([a-z_]+="[^"]*",?)+\})? [0-9.]+$')"
+
+feed "$T/filt"
+timeout -s KILL 30 $TOP -b -n 2 -d 0.1 -p "$P" -f pid=202 >"$T/filt" 2>"$T/e"
+wait
+t "drmtop: --filter pid=202 keeps only that client" \
+	test "$(grep -c 'simgpu' "$T/filt")" -eq 2 -a -z "$(grep 'client=7' "$T/filt")"
+
+./drmtop-bench --make-tree "$T/bench2" --pids 5 --fds 2 --dup
+
+# --- interactive mode: smoke test in a pseudo terminal ---
+if command -v script >/dev/null 2>&1; then
+	(sleep 1; printf '>'; sleep 0.3; printf 'h'; sleep 0.3; printf 'x';
+	 sleep 0.3; printf 'r '; sleep 0.3; printf 'fcomm=hot\n'; sleep 0.5;
+	 printf 'q') | TERM=vt100 timeout -s KILL 30 script -qfec \
+		"stty cols 120 rows 30; $TOP -p $T/bench2 -d 0.2 2>$T/tui.err" \
+		"$T/tui.log" >/dev/null 2>&1
+	rc=$?
+	t "drmtop tui: runs, sorts, helps, filters and quits with 'q' (exit $rc)" \
+		test $rc -eq 0
+	t "drmtop tui: screen shows the clients" has "$T/tui.log" "bench1001"
+	t "drmtop tui: no sanitizer report" clean "$T/tui.err"
+else
+	ok "drmtop tui: # SKIP script(1) not available"
+fi
+
+# --- bench helper on 1000 pids x 2 DRM fds ---
+./drmtop-bench --make-tree "$T/bench" --pids 1000 --fds 2
+t "bench: fake tree of 1000 pids created" test "$(ls "$T/bench" | wc -l)" -eq 1000
+# Only that the bench works: its ratios are figures for "make bench",
+# never pass/fail criteria of a test.
+./drmtop-bench -p "$T/bench" -r 2 >"$T/bench.out" 2>&1
+sed 's/^/# /' "$T/bench.out"
+t "bench: prints the refresh/read ratio line" \
+	grep -Eq '^bench: drmtop_refresh_vs_read ratio=[0-9.]+ target=<=2$' "$T/bench.out"
+t "bench: prints the idle/full discovery ratio line" \
+	grep -Eq '^bench: drmtop_idle_refresh_vs_full_discovery ratio=[0-9.]+ target=<=0.3$' "$T/bench.out"
+
+echo "1..$n"
+[ $fail -eq 0 ] || { echo "# $fail of $n tests failed"; exit 1; }
+rm -rf "$T"
+exit 0

@@ -1,0 +1,602 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Host unit tests for the fdinfo parser, the utilisation
+ * math and discovery over a fake proc tree. Prints TAP lines.
+ *
+ * Usage: unit-test FIXTURE_DIR
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "fdinfo.h"
+#include "output.h"
+#include "scan.h"
+#include "util.h"
+
+static int ntest, nfail;
+static const char *fixdir;
+
+static void __attribute__((format(printf, 2, 3)))
+ok(int cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s %d - ", cond ? "ok" : "not ok", ++ntest);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+	if (!cond)
+		nfail++;
+}
+
+static int load(struct fdinfo *fi, const char *name)
+{
+	char path[4096], *buf = NULL;
+	size_t cap = 0;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/%s", fixdir, name);
+	fdinfo_init(fi);
+	n = fdinfo_read_file(AT_FDCWD, path, &buf, &cap);
+	if (n < 0) {
+		free(buf);
+		return -1;
+	}
+	fdinfo_parse(fi, buf, n);
+	free(buf);
+	return 0;
+}
+
+static int parse_str(struct fdinfo *fi, const char *text)
+{
+	fdinfo_init(fi);
+	return fdinfo_parse(fi, text, strlen(text));
+}
+
+static const struct fdinfo_engine *eng(const struct fdinfo *fi,
+				       const char *name)
+{
+	static const struct fdinfo_engine none;
+	const struct fdinfo_engine *e = fdinfo_find_engine(fi, name);
+
+	return e ? e : &none;
+}
+
+static uint64_t mem(const struct fdinfo *fi, const char *region,
+		    enum fdinfo_mem_kind k)
+{
+	const struct fdinfo_region *r = fdinfo_find_region(fi, region);
+
+	if (!r || !(r->present & (1u << k)))
+		return UINT64_MAX;
+	return r->bytes[k];
+}
+
+#define KiB 1024ull
+#define MiB (1024ull * 1024)
+
+static void test_fixtures(void)
+{
+	struct fdinfo fi;
+	const char *x;
+
+	ok(!load(&fi, "xe.txt"), "xe: fixture readable");
+	ok(fi.driver && !strcmp(fi.driver, "xe") && fi.has_client_id &&
+	   fi.client_id == 3 && fi.pdev && !strcmp(fi.pdev, "0000:03:00.0"),
+	   "xe: driver, client id 3, pdev");
+	ok(fi.n_engines == 5 && eng(&fi, "rcs")->cycles == 28257900 &&
+	   eng(&fi, "rcs")->total_cycles == 7655183225ull &&
+	   !eng(&fi, "rcs")->has_ns, "xe: rcs cycles/total-cycles, 5 classes");
+	ok(eng(&fi, "vcs")->capacity == 2 && eng(&fi, "ccs")->capacity == 4 &&
+	   !eng(&fi, "rcs")->has_capacity, "xe: capacities vcs=2 ccs=4");
+	ok(fi.n_regions == 4 && mem(&fi, "vram0", FDINFO_MEM_TOTAL) ==
+	   23992 * KiB && mem(&fi, "vram0", FDINFO_MEM_SHARED) == 16 * MiB &&
+	   mem(&fi, "gtt", FDINFO_MEM_RESIDENT) == 192 * KiB &&
+	   mem(&fi, "gtt", FDINFO_MEM_PURGEABLE) == UINT64_MAX,
+	   "xe: memory regions and units");
+	ok(fi.malformed == 0 && fi.n_extra == 0, "xe: nothing malformed");
+	ok(util_pick_method(eng(&fi, "rcs")) == UTIL_METHOD_CYCLES_TOTAL,
+	   "xe: cycles/total-cycles method");
+	fdinfo_free(&fi);
+
+	ok(!load(&fi, "i915.txt"), "i915: fixture readable");
+	ok(fi.n_engines == 4 && eng(&fi, "render")->ns == 9288864723ull &&
+	   eng(&fi, "copy")->ns == 2035071108ull,
+	   "i915: engine ns values");
+	ok(fdinfo_find_engine(&fi, "video") &&
+	   fdinfo_find_engine(&fi, "video-enhance") &&
+	   eng(&fi, "video")->capacity == 2 &&
+	   !eng(&fi, "video-enhance")->has_capacity,
+	   "i915: 'video' and 'video-enhance' are distinct (exact match)");
+	ok(mem(&fi, "system0", FDINFO_MEM_TOTAL) == 36 * MiB &&
+	   mem(&fi, "stolen-system0", FDINFO_MEM_TOTAL) == 0 &&
+	   util_pick_method(eng(&fi, "render")) == UTIL_METHOD_NS,
+	   "i915: regions incl. stolen-system0, ns method");
+	fdinfo_free(&fi);
+
+	ok(!load(&fi, "amdgpu.txt"), "amdgpu: fixture readable");
+	ok(fi.malformed == 1, "amdgpu: 'pasid:' counted as malformed (%u)",
+	   fi.malformed);
+	ok(mem(&fi, "gtt", FDINFO_MEM_LEGACY) == 2048 * KiB &&
+	   mem(&fi, "vram", FDINFO_MEM_LEGACY) == 124316 * KiB &&
+	   mem(&fi, "cpu", FDINFO_MEM_LEGACY) == 0 &&
+	   mem(&fi, "vram", FDINFO_MEM_SHARED) == 4096 * KiB,
+	   "amdgpu: legacy drm-memory- with stray space before tab, KiB");
+	ok(eng(&fi, "gfx")->ns == 2451687396ull &&
+	   eng(&fi, "dec")->ns == 8839 && fi.n_engines == 3,
+	   "amdgpu: engine ns");
+	x = fdinfo_find_extra(&fi, "amd-requested-vram");
+	ok(fi.n_extra == 6 && x && !strcmp(x, "124316 KiB"),
+	   "amdgpu: driver specific amd- keys kept verbatim");
+	fdinfo_free(&fi);
+
+	ok(!load(&fi, "msm.txt"), "msm: fixture readable");
+	ok(eng(&fi, "gpu")->cycles == 1176331258ull &&
+	   eng(&fi, "gpu")->maxfreq_hz == 670000000ull &&
+	   eng(&fi, "gpu")->ns == 1239848712ull &&
+	   util_pick_method(eng(&fi, "gpu")) == UTIL_METHOD_CYCLES_MAXFREQ,
+	   "msm: cycles + maxfreq Hz, maxfreq method");
+	ok(fi.client_name && !strcmp(fi.client_name, "weston") &&
+	   mem(&fi, "memory", FDINFO_MEM_PURGEABLE) == 140 * KiB,
+	   "msm: client name and memory");
+	fdinfo_free(&fi);
+
+	ok(!load(&fi, "panfrost.txt"), "panfrost: fixture readable");
+	ok(eng(&fi, "fragment")->cycles == 1424359409ull &&
+	   eng(&fi, "fragment")->maxfreq_hz == 799999987ull &&
+	   eng(&fi, "vertex-tiler")->curfreq_hz == 400000000ull &&
+	   eng(&fi, "vertex-tiler")->ns == 71932239ull,
+	   "panfrost: cycles, maxfreq, curfreq");
+	ok(mem(&fi, "memory", FDINFO_MEM_TOTAL) == 290 * MiB &&
+	   mem(&fi, "memory", FDINFO_MEM_RESIDENT) == 36496 * KiB &&
+	   mem(&fi, "memory", FDINFO_MEM_ACTIVE) == 226 * MiB &&
+	   fi.malformed == 0, "panfrost: MiB/KiB memory");
+	fdinfo_free(&fi);
+
+	ok(!load(&fi, "v3d.txt"), "v3d: fixture readable");
+	x = fdinfo_find_extra(&fi, "v3d-jobs-render");
+	ok(fi.n_engines == 6 && eng(&fi, "render")->ns == 9876543210ull &&
+	   eng(&fi, "cache_clean")->has_ns && x && !strcmp(x, "28 jobs") &&
+	   fi.malformed == 0, "v3d: ' \\t' separator, 6 queues, v3d-jobs-");
+	fdinfo_free(&fi);
+
+	ok(!load(&fi, "simgpu.txt"), "simgpu: fixture readable");
+	ok(eng(&fi, "rcs")->ns == 123456 && eng(&fi, "rcs")->cycles == 2370355 &&
+	   eng(&fi, "rcs")->total_cycles == 99887766 &&
+	   eng(&fi, "ccs")->capacity == 4 && fi.client_id == 7,
+	   "simgpu: engines");
+	ok(mem(&fi, "memory", FDINFO_MEM_TOTAL) == 8 * KiB &&
+	   mem(&fi, "vram0", FDINFO_MEM_TOTAL) == MiB &&
+	   mem(&fi, "vram0", FDINFO_MEM_ACTIVE) == 512 * KiB &&
+	   fi.malformed == 0, "simgpu: memory");
+	fdinfo_free(&fi);
+}
+
+static void test_hostile(void)
+{
+	struct fdinfo fi;
+	size_t i, len, n;
+	char *big, *p;
+	unsigned int seed = 12345;
+	const char *key;
+	size_t klen;
+
+	parse_str(&fi, "drm-driver:\tx\ndrm-engine-a:\t99999999999999999999999 ns\n"
+		  "drm-cycles-b:\t18446744073709551616\n"
+		  "drm-cycles-c:\t18446744073709551615\n"
+		  "drm-total-vram0:\t18446744073709551615 KiB\n");
+	ok(fi.malformed == 3 && !fdinfo_find_engine(&fi, "a") &&
+	   !fdinfo_find_engine(&fi, "b") &&
+	   eng(&fi, "c")->cycles == UINT64_MAX &&
+	   !fdinfo_find_region(&fi, "vram0"),
+	   "values > 2^64-1 and unit overflow rejected, 2^64-1 accepted");
+	fdinfo_free(&fi);
+
+	parse_str(&fi, "drm-driver:\tx\ndrm-client-id:\t5");
+	ok(fi.has_client_id && fi.client_id == 5,
+	   "last line without newline parsed");
+	fdinfo_free(&fi);
+
+	parse_str(&fi, "drm-driver:\tx\ndrm-engine-capacity-r:\t0\n"
+		  "drm-engine-r:\t5 us\ndrm-cycles-r:\t-1\ndrm-maxfreq-r:\t5 THz\n"
+		  ":\t1\nnocolon\ndrm-pdev:\n");
+	ok(fi.malformed == 7 && !fdinfo_find_engine(&fi, "r") && !fi.pdev,
+	   "zero capacity, bad units, negative, empty key/value malformed (%u)",
+	   fi.malformed);
+	fdinfo_free(&fi);
+
+	parse_str(&fi, "drm-driver:\tx\ndrm-maxfreq-g:\t800 MHz\n"
+		  "drm-curfreq-g:\t300 KHz\ndrm-total-memory:\t3\n");
+	ok(eng(&fi, "g")->maxfreq_hz == 800000000ull &&
+	   eng(&fi, "g")->curfreq_hz == 300000 &&
+	   mem(&fi, "memory", FDINFO_MEM_TOTAL) == 3,
+	   "MHz/KHz scaled to Hz, bare bytes");
+	fdinfo_free(&fi);
+
+	ok(fdinfo_classify("drm-engine-capacity-x", 21, &key, &klen, NULL) ==
+	   FDINFO_KEY_ENGINE_CAPACITY && klen == 1 &&
+	   fdinfo_classify("drm-total-cycles-rcs", 20, &key, &klen, NULL) ==
+	   FDINFO_KEY_TOTAL_CYCLES && klen == 3 &&
+	   fdinfo_classify("drm-total-", 10, &key, &klen, NULL) ==
+	   FDINFO_KEY_DRM_UNKNOWN &&
+	   fdinfo_classify("pasid", 5, &key, &klen, NULL) ==
+	   FDINFO_KEY_INVALID &&
+	   fdinfo_classify("amd-x", 5, &key, &klen, NULL) ==
+	   FDINFO_KEY_DRIVER_SPECIFIC,
+	   "key classification is exact, longest prefix first");
+
+	/* 1 MiB of distinct engine classes: no limits, no quadratic blowup */
+	len = 1 << 20;
+	big = malloc(len + 64);
+	p = big + sprintf(big, "drm-driver:\tbig\n");
+	for (n = 0; (size_t)(p - big) < len; n++)
+		p += sprintf(p, "drm-engine-e%zu:\t%zu ns\n", n, n);
+	fdinfo_init(&fi);
+	fdinfo_parse(&fi, big, p - big);
+	ok(fi.n_engines == n && eng(&fi, "e33333")->ns == 33333 &&
+	   fi.malformed == 0 && fi.size >= len,
+	   "1 MiB file with %zu engine classes parsed", n);
+	fdinfo_free(&fi);
+
+	{
+		char tmpl[] = "/tmp/drmtop-big-XXXXXX", *buf = NULL;
+		int fd = mkstemp(tmpl);
+		size_t cap = 0;
+		ssize_t r = -1;
+
+		if (fd >= 0 && write(fd, big, p - big) == p - big)
+			r = fdinfo_read_file(AT_FDCWD, tmpl, &buf, &cap);
+		ok(r == p - big, "whole 1 MiB file read (%zd bytes)", r);
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmpl);
+		}
+		free(buf);
+	}
+
+	/* binary garbage with NULs */
+	for (i = 0; i < len; i++) {
+		seed = seed * 1103515245 + 12345;
+		big[i] = (seed >> 16) % 7 == 0 ? '\0' : (char)(seed >> 8);
+	}
+	fdinfo_init(&fi);
+	fdinfo_parse(&fi, big, len);
+	ok(fi.malformed > 0, "binary garbage: %u malformed lines, no crash",
+	   fi.malformed);
+	fdinfo_free(&fi);
+
+	memcpy(big, "drm-driver:\tx\0y\ndrm-cycles-a\0b:\t1\n", 34);
+	fdinfo_init(&fi);
+	fdinfo_parse(&fi, big, 34);
+	ok(fi.malformed == 2 && !fi.driver && !fi.n_engines,
+	   "NUL inside key or value makes the line malformed");
+	fdinfo_free(&fi);
+
+	/* reuse through fdinfo_reset() */
+	parse_str(&fi, "drm-driver:\ta\ndrm-engine-x:\t1 ns\namd-k:\tv\n");
+	fdinfo_reset(&fi);
+	fdinfo_parse(&fi, "drm-driver:\tb\ndrm-engine-y:\t2 ns\n", 33);
+	ok(!strcmp(fi.driver, "b") && fi.n_engines == 1 &&
+	   eng(&fi, "y")->ns == 2 && !fdinfo_find_engine(&fi, "x") &&
+	   fi.n_extra == 0, "fdinfo_reset() forgets the previous sample");
+	fdinfo_free(&fi);
+	free(big);
+}
+
+static struct fdinfo_engine mk(uint64_t ns, uint64_t cycles, uint64_t total,
+			       uint64_t maxfreq, uint64_t cap)
+{
+	struct fdinfo_engine e = { 0 };
+
+	e.has_ns = ns != UINT64_MAX;
+	e.ns = ns;
+	e.has_cycles = cycles != UINT64_MAX;
+	e.cycles = cycles;
+	e.has_total_cycles = total != UINT64_MAX;
+	e.total_cycles = total;
+	e.has_maxfreq = maxfreq != UINT64_MAX;
+	e.maxfreq_hz = maxfreq;
+	e.has_capacity = cap != UINT64_MAX;
+	e.capacity = cap;
+	return e;
+}
+
+#define NA UINT64_MAX
+#define SEC 1000000000ull
+
+static int near(double a, double b)
+{
+	return a > b - 1e-6 && a < b + 1e-6;
+}
+
+static void test_util(void)
+{
+	struct util_hist h = { 0 };
+	struct util_result r;
+	struct fdinfo_engine e;
+
+	e = mk(NA, 100, 1000, NA, NA);
+	util_update(&h, &e, 1 * SEC, &r);
+	ok(r.status == UTIL_FIRST, "first sample has no value");
+	e = mk(NA, 600, 2000, NA, NA);
+	util_update(&h, &e, 2 * SEC, &r);
+	ok(r.status == UTIL_OK && near(r.pct, 50) && r.delta == 500 &&
+	   r.delta_total == 1000, "cycles/total-cycles: 500/1000 = 50%%");
+	e = mk(NA, 500, 3000, NA, NA);
+	util_update(&h, &e, 3 * SEC, &r);
+	ok(r.status == UTIL_BACKWARDS, "backwards counter: no value");
+	e = mk(NA, 1100, 4000, NA, NA);
+	util_update(&h, &e, 4 * SEC, &r);
+	ok(r.status == UTIL_OK && near(r.pct, 25) && r.delta == 500,
+	   "after backwards: delta from the larger previous value (25%%)");
+	e = mk(NA, 1100, 4000, NA, NA);
+	util_update(&h, &e, 5 * SEC, &r);
+	ok(r.status == UTIL_NO_DELTA, "total-cycles not advancing: no value, no crash");
+	e = mk(NA, 1300, 4000, NA, NA);
+	util_update(&h, &e, 6 * SEC, &r);
+	ok(r.status == UTIL_NO_DELTA, "cycles advance, total-cycles not: no value");
+	e = mk(NA, 1600, 5000, NA, NA);
+	util_update(&h, &e, 7 * SEC, &r);
+	ok(r.status == UTIL_OK && near(r.pct, 50),
+	   "window after no-delta spans both (500/1000)");
+
+	memset(&h, 0, sizeof(h));
+	e = mk(NA, 0, 0, NA, 4);
+	util_update(&h, &e, 0, &r);
+	e = mk(NA, 2000, 1000, NA, 4);
+	util_update(&h, &e, 1, &r);
+	ok(r.status == UTIL_OK && near(r.pct, 50) && r.capacity == 4 && !r.over,
+	   "capacity 4: 2000/1000 cycles = 50%%");
+
+	memset(&h, 0, sizeof(h));
+	e = mk(NA, 1000, NA, 1000000000ull, NA);
+	util_update(&h, &e, 10 * SEC, &r);
+	e = mk(NA, 1000 + 500000000ull, NA, 1000000000ull, NA);
+	util_update(&h, &e, 11 * SEC, &r);
+	ok(r.status == UTIL_OK && r.method == UTIL_METHOD_CYCLES_MAXFREQ &&
+	   near(r.pct, 50), "maxfreq: 5e8 cycles at 1 GHz over 1 s = 50%%");
+
+	memset(&h, 0, sizeof(h));
+	e = mk(0, NA, NA, NA, NA);
+	util_update(&h, &e, 20 * SEC, &r);
+	e = mk(250000000ull, NA, NA, NA, NA);
+	util_update(&h, &e, 21 * SEC, &r);
+	ok(r.status == UTIL_OK && r.method == UTIL_METHOD_NS &&
+	   near(r.pct, 25) && r.dt_ns == SEC, "ns: 0.25 s busy in 1 s = 25%%");
+	e = mk(250000000ull, NA, NA, NA, NA);
+	util_update(&h, &e, 21 * SEC, &r);
+	ok(r.status == UTIL_NO_DELTA, "ns: dt = 0 gives no value");
+	e = mk(1750000000ull, NA, NA, NA, NA);
+	util_update(&h, &e, 22 * SEC, &r);
+	ok(r.status == UTIL_OK && near(r.pct, 150) && r.over,
+	   "150%% is reported and flagged, not clamped");
+	e = mk(1750000000ull, NA, NA, NA, 2);
+	util_update(&h, &e, 23 * SEC, &r);
+	ok(r.status == UTIL_OK && near(r.pct, 0) && r.capacity == 2,
+	   "ns with capacity 2, idle = 0%%");
+	e = mk(100, NA, NA, NA, NA);
+	util_update(&h, &e, 24 * SEC, &r);
+	ok(r.status == UTIL_BACKWARDS, "ns backwards: no value");
+
+	memset(&h, 0, sizeof(h));
+	e = mk(NA, NA, NA, NA, 3);
+	util_update(&h, &e, 1, &r);
+	ok(r.status == UTIL_NO_DATA, "capacity only: no data");
+	e = mk(5, NA, NA, NA, NA);
+	util_update(&h, &e, 2, &r);
+	e = mk(10, 10, NA, 100, NA);
+	util_update(&h, &e, 3, &r);
+	ok(r.status == UTIL_FIRST && r.method == UTIL_METHOD_CYCLES_MAXFREQ,
+	   "method change restarts with a first sample");
+}
+
+/* ---- fake proc tree ---- */
+
+static char root[256];
+
+static void put(const char *rel, const char *text)
+{
+	char path[512], tmp[600];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "w");
+	if (!f) {
+		perror(tmp);
+		exit(2);
+	}
+	fputs(text, f);
+	fclose(f);
+	rename(tmp, path);
+}
+
+static void mkpid(int pid, const char *comm)
+{
+	char path[512], buf[64];
+
+	snprintf(path, sizeof(path), "%s/%d", root, pid);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/%d/fd", root, pid);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/%d/fdinfo", root, pid);
+	mkdir(path, 0755);
+	snprintf(buf, sizeof(buf), "%d/comm", pid);
+	snprintf(path, sizeof(path), "%s\n", comm);
+	put(buf, path);
+}
+
+static void mkfd(int pid, int fd, const char *target, const char *fdinfo)
+{
+	char path[512], rel[64];
+
+	snprintf(path, sizeof(path), "%s/%d/fd/%d", root, pid, fd);
+	unlink(path);
+	if (symlink(target, path))
+		perror(path);
+	snprintf(rel, sizeof(rel), "%d/fdinfo/%d", pid, fd);
+	put(rel, fdinfo);
+}
+
+static char *simgpu(char *buf, size_t size, int id, const char *pdev,
+		    unsigned long long cycles, unsigned long long total)
+{
+	snprintf(buf, size,
+		 "pos:\t0\nflags:\t02100002\nmnt_id:\t26\nino:\t911\n"
+		 "drm-driver:\tsimgpu\ndrm-client-id:\t%d\ndrm-pdev:\t%s\n"
+		 "drm-engine-rcs:\t0 ns\ndrm-cycles-rcs:\t%llu\n"
+		 "drm-total-cycles-rcs:\t%llu\ndrm-total-vram0:\t1 MiB\n",
+		 id, pdev, cycles, total);
+	return buf;
+}
+
+static struct drm_client *find(struct drm_scan *s, const char *pdev, int id)
+{
+	size_t i;
+
+	for (i = 0; i < s->nclients; i++)
+		if (s->clients[i]->info.client_id == (uint64_t)id &&
+		    !strcmp(s->clients[i]->devname, pdev))
+			return s->clients[i];
+	return NULL;
+}
+
+static void rmrf(const char *path)
+{
+	char cmd[600];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", path);
+	if (system(cmd))
+		fprintf(stderr, "cannot remove %s\n", path);
+}
+
+static void test_discovery(void)
+{
+	const char *A = "0000:00:04.0", *B = "0000:00:05.0";
+	struct drm_scan *s;
+	struct drm_client *c;
+	char b[1024], path[512];
+	const struct client_engine *ce;
+
+	snprintf(root, sizeof(root), "/tmp/drmtop-proc-XXXXXX");
+	if (!mkdtemp(root)) {
+		perror("mkdtemp");
+		exit(2);
+	}
+	mkpid(100, "app");
+	mkfd(100, 0, "/dev/null", "pos:\t0\nflags:\t02\nmnt_id:\t1\nino:\t5\n");
+	mkfd(100, 3, "/dev/dri/renderD128", simgpu(b, sizeof(b), 7, A, 100, 1000));
+	mkfd(100, 4, "/dev/dri/renderD128", simgpu(b, sizeof(b), 7, A, 100, 1000));
+	mkpid(101, "child");
+	mkfd(101, 5, "/dev/dri/renderD128", simgpu(b, sizeof(b), 7, A, 100, 1000));
+	mkfd(101, 6, "/dev/dri/card1", simgpu(b, sizeof(b), 8, A, 0, 1000));
+	/* same id on another device is another client */
+	mkfd(101, 7, "/dev/dri/renderD129", simgpu(b, sizeof(b), 7, B, 0, 1000));
+	mkpid(102, "nodrv");	/* DRM node but fdinfo without drm-driver */
+	mkfd(102, 3, "/dev/dri/renderD128", "pos:\t0\nflags:\t02\n");
+	mkpid(103, "secret");	/* fd not a readable directory */
+	snprintf(path, sizeof(path), "%s/103/fd", root);
+	rmdir(path);
+	put("103/fd", "");
+	chmod(path, 0);
+	mkpid(104, "other");
+	mkfd(104, 3, "/nonexistent/file", simgpu(b, sizeof(b), 9, A, 0, 1000));
+	snprintf(path, sizeof(path), "%s/self", root);
+	mkdir(path, 0755);
+
+	s = drm_scan_new(root);
+	ok(s != NULL, "scan on fake proc root %s", root);
+	if (!s)
+		return;
+	ok(!drm_scan_refresh(s, DRM_SCAN_AUTO) && s->last_was_full,
+	   "first refresh is a full discovery");
+	ok(s->nclients == 3, "3 clients (dup + fork shared deduplicated): %zu",
+	   s->nclients);
+	c = find(s, A, 7);
+	ok(c && c->nfds == 3 && c->fds[0].pid == 100 && c->fds[2].pid == 101 &&
+	   !strcmp(c->fds[0].comm, "app") && !strcmp(c->fds[2].comm, "child"),
+	   "client 7 on %s held by pids 100 (fds 3, 4) and 101 (fd 5)", A);
+	ok(c && c->rdev == makedev(226, 128), "dev_t from /dev/dri/renderD128");
+	ok(find(s, B, 7) && find(s, A, 8) && !find(s, A, 9),
+	   "same client id on another pdev is separate; non-DRM link ignored");
+	ok(s->nunreadable == 1 && s->unreadable[0] == 103,
+	   "unreadable pid counted (%zu)", s->nunreadable);
+	ce = c ? client_engine(c, "rcs") : NULL;
+	ok(ce && ce->res.status == UTIL_FIRST, "first sample: no utilisation");
+
+	/* counters advance; a new pid appears */
+	mkfd(100, 3, "/dev/dri/renderD128", simgpu(b, sizeof(b), 7, A, 600, 2000));
+	mkfd(100, 4, "/dev/dri/renderD128", simgpu(b, sizeof(b), 7, A, 600, 2000));
+	mkfd(101, 5, "/dev/dri/renderD128", simgpu(b, sizeof(b), 7, A, 600, 2000));
+	mkpid(105, "late");
+	mkfd(105, 3, "/dev/dri/renderD128", simgpu(b, sizeof(b), 11, A, 0, 0));
+	ok(!drm_scan_refresh(s, DRM_SCAN_AUTO) && !s->last_was_full,
+	   "second refresh is cheap");
+	ok(s->nclients == 4 && find(s, A, 11), "new pid found without full discovery");
+	c = find(s, A, 7);
+	ce = c ? client_engine(c, "rcs") : NULL;
+	ok(ce && ce->res.status == UTIL_OK && near(ce->res.pct, 50),
+	   "client 7 rcs: 500/1000 cycles = 50%%");
+	ok(s->files_read == 3 + 1, "cheap refresh read one fdinfo per client (%u)",
+	   s->files_read);
+
+	/* process 100 exits: client 7 lives on in 101 */
+	snprintf(path, sizeof(path), "%s/100", root);
+	rmrf(path);
+	drm_scan_refresh(s, DRM_SCAN_AUTO);
+	c = find(s, A, 7);
+	ok(c && c->nfds == 1 && c->fds[0].pid == 101,
+	   "pid 100 gone: client 7 kept with pid 101 only");
+	/* process 101 exits: clients 7 and 8 gone */
+	snprintf(path, sizeof(path), "%s/101", root);
+	rmrf(path);
+	drm_scan_refresh(s, DRM_SCAN_AUTO);
+	ok(s->nclients == 1 && !find(s, A, 7) && find(s, A, 11),
+	   "pid 101 gone: its clients removed (%zu left)", s->nclients);
+	drm_scan_refresh(s, DRM_SCAN_AUTO);
+	ok(s->last_was_full && s->gen == 5 && s->nunreadable == 1,
+	   "every 5th refresh is a full discovery");
+
+	/* fd reused for another client between refreshes */
+	mkfd(105, 3, "/dev/dri/renderD128", simgpu(b, sizeof(b), 12, A, 0, 0));
+	drm_scan_refresh(s, DRM_SCAN_AUTO);
+	ok(s->nclients == 1 && find(s, A, 12) && !find(s, A, 11),
+	   "fd reused for another client is noticed on a cheap refresh");
+	drm_scan_free(s);
+	rmrf(root);
+
+	s = drm_scan_new("/nonexistent-proc-root");
+	ok(!s && errno == ENOENT, "missing proc root reported");
+}
+
+static void test_real_proc(void)
+{
+	struct drm_scan *s = drm_scan_new("/proc");
+	int ret = s ? drm_scan_refresh(s, DRM_SCAN_FULL) : -1;
+
+	ok(s && !ret && s->npids > 0,
+	   "real /proc scanned without error (%zu pids, %zu clients)",
+	   s ? s->npids : 0, s ? s->nclients : 0);
+	drm_scan_free(s);
+}
+
+int main(int argc, char **argv)
+{
+	fixdir = argc > 1 ? argv[1] : "tests/fixtures";
+	test_fixtures();
+	test_hostile();
+	test_util();
+	test_discovery();
+	test_real_proc();
+	printf("1..%d\n", ntest);
+	return nfail ? 1 : 0;
+}

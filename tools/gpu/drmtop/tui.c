@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Interactive ncurses view of drmtop
+ */
+#include <ncurses.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output.h"
+#include "scan.h"
+#include "tui.h"
+
+#define BAR_W 10
+#define CELL_W (BAR_W + 10)	/* "[" bar "] " "100.0%" "!" */
+
+struct strv {
+	char **v;
+	size_t n, cap;
+};
+
+static void strv_add_unique(struct strv *sv, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < sv->n; i++)
+		if (!strcmp(sv->v[i], s))
+			return;
+	if (sv->n == sv->cap) {
+		size_t cap = sv->cap ? sv->cap * 2 : 8;
+		char **v = realloc(sv->v, cap * sizeof(*v));
+
+		if (!v)
+			return;
+		sv->v = v;
+		sv->cap = cap;
+	}
+	sv->v[sv->n++] = (char *)s;	/* borrowed */
+}
+
+static void draw_cell(int y, int x, const struct client_engine *e)
+{
+	int i, fill;
+
+	if (!e) {
+		mvprintw(y, x, "%*s", CELL_W - 1, "");
+		return;
+	}
+	mvaddch(y, x, '[');
+	fill = 0;
+	if (e->res.status == UTIL_OK) {
+		double p = e->res.pct > 100 ? 100 : e->res.pct;
+
+		fill = (int)(p * BAR_W / 100.0 + 0.5);
+	}
+	for (i = 0; i < BAR_W; i++)
+		addch(i < fill ? '|' : ' ');
+	addch(']');
+	if (e->res.status == UTIL_OK) {
+		if (e->res.over)
+			attron(A_BOLD);
+		printw(" %5.1f%%%c", e->res.pct, e->res.over ? '!' : ' ');
+		if (e->res.over)
+			attroff(A_BOLD);
+	} else {
+		printw("      - ");
+	}
+}
+
+static void draw_help(void)
+{
+	static const char *const lines[] = {
+		"drmtop - per client GPU usage from DRM fdinfo",
+		"",
+		"  q            quit",
+		"  h ?          this help (any key returns)",
+		"  space p      pause / resume",
+		"  < > arrows   previous / next sort column",
+		"  r            reverse sort order",
+		"  f            set filter: driver=X device=X pid=N comm=X or text",
+		"  c            clear filter",
+		"  + -          longer / shorter refresh delay",
+		"",
+		"Engine cells: [bar] percent; '-' = no value yet (first sample,",
+		"counter went backwards or time base did not advance); '!' = above",
+		"100% (reported by the driver, not clamped).",
+		"MEM = sum of drm-total-<region> (or legacy drm-memory-<region>),",
+		"RES = sum of drm-resident-<region>.",
+	};
+	size_t i;
+
+	erase();
+	for (i = 0; i < ARRAY_SIZE(lines); i++)
+		mvprintw(i + 1, 2, "%s", lines[i]);
+	refresh();
+}
+
+static void draw(struct drm_scan *s, const struct view_opts *vo, double delay,
+		 bool paused)
+{
+	struct drm_client **v;
+	size_t n = view_clients(s, vo, &v), i, j, d;
+	struct strv devs = { 0 }, engs = { 0 };
+	int y = 0, maxy = LINES - 1, x;
+	char b1[32], b2[32];
+
+	erase();
+	for (i = 0; i < n; i++)
+		strv_add_unique(&devs, v[i]->devname);
+	attron(A_REVERSE);
+	mvprintw(y, 0, "drmtop  clients %zu  devices %zu  delay %.1fs  sort %s%s  filter %s%s",
+		 n, devs.n, delay, vo->sort ? vo->sort : "busy",
+		 vo->reverse ? " (rev)" : "",
+		 vo->filter ? vo->filter : "-", paused ? "  [PAUSED]" : "");
+	clrtoeol();
+	attroff(A_REVERSE);
+	y++;
+	if (s->nunreadable || s->malformed) {
+		attron(A_BOLD);
+		if (s->nunreadable)
+			mvprintw(y, 0, "%zu processes not readable: run as root  ",
+				 s->nunreadable);
+		if (s->malformed)
+			printw("%u malformed fdinfo lines", s->malformed);
+		attroff(A_BOLD);
+		y++;
+	}
+	if (!n)
+		mvprintw(y + 1, 2, "No DRM clients%s.",
+			 vo->filter ? " match the filter" : " found");
+
+	for (d = 0; d < devs.n && y < maxy; d++) {
+		const char *driver = NULL;
+		int ncols;
+
+		engs.n = 0;
+		for (i = 0; i < n; i++) {
+			if (strcmp(v[i]->devname, devs.v[d]))
+				continue;
+			driver = v[i]->info.driver;
+			for (j = 0; j < v[i]->neng; j++)
+				if (v[i]->eng[j].cur)
+					strv_add_unique(&engs, v[i]->eng[j].name);
+		}
+		ncols = (COLS - 24 - 20) / CELL_W;
+		if (ncols < 0)
+			ncols = 0;
+		y++;
+		attron(A_BOLD);
+		mvprintw(y++, 0, "%s (%s)", devs.v[d], driver);
+		attroff(A_BOLD);
+		attron(A_UNDERLINE);
+		mvprintw(y, 0, "%8s %-15s", "PID", "COMM");
+		for (j = 0; j < engs.n && (int)j < ncols; j++)
+			printw("%-*.*s", CELL_W, CELL_W - 1, engs.v[j]);
+		printw("%9s %9s", "MEM", "RES");
+		if ((int)engs.n > ncols)
+			printw(" (+%zu engines)", engs.n - ncols);
+		attroff(A_UNDERLINE);
+		y++;
+		for (i = 0; i < n && y < maxy; i++) {
+			struct drm_client *c = v[i];
+
+			if (strcmp(c->devname, devs.v[d]))
+				continue;
+			mvprintw(y, 0, "%8d %-15.15s", (int)c->fds[0].pid,
+				 c->fds[0].comm);
+			x = 25;
+			for (j = 0; j < engs.n && (int)j < ncols; j++) {
+				draw_cell(y, x, client_engine(c, engs.v[j]));
+				x += CELL_W;
+			}
+			fmt_bytes(b1, sizeof(b1), client_mem(c, FDINFO_MEM_TOTAL));
+			fmt_bytes(b2, sizeof(b2),
+				  client_mem(c, FDINFO_MEM_RESIDENT));
+			mvprintw(y, x, "%9s %9s", b1, b2);
+			if (c->nfds > 1 && c->fds[c->nfds - 1].pid != c->fds[0].pid)
+				printw(" +pids");
+			y++;
+		}
+	}
+	mvprintw(LINES - 1, 0, "q quit  h help  space pause  <> sort  f filter");
+	refresh();
+	free(devs.v);
+	free(engs.v);
+	free(v);
+}
+
+static void sort_columns(struct drm_scan *s, struct strv *cols)
+{
+	size_t i, j;
+
+	cols->n = 0;
+	strv_add_unique(cols, "busy");
+	strv_add_unique(cols, "pid");
+	strv_add_unique(cols, "mem");
+	strv_add_unique(cols, "resident");
+	for (i = 0; i < s->nclients; i++)
+		for (j = 0; j < s->clients[i]->neng; j++)
+			if (s->clients[i]->eng[j].cur)
+				strv_add_unique(cols,
+						s->clients[i]->eng[j].name);
+}
+
+static char *prompt(const char *what)
+{
+	char buf[256];
+
+	mvprintw(LINES - 1, 0, "%s", what);
+	clrtoeol();
+	echo();
+	curs_set(1);
+	timeout(-1);
+	if (getnstr(buf, sizeof(buf) - 1) == ERR)
+		buf[0] = '\0';
+	noecho();
+	curs_set(0);
+	return buf[0] ? strdup(buf) : NULL;
+}
+
+int tui_run(struct drm_scan *s, double delay, char **filter, char **sort,
+	    bool *reverse, const char *proc_root)
+{
+	struct strv cols = { 0 };
+	bool paused = false, help = false, quit = false;
+	uint64_t next = 0;
+	int ret = 0;
+
+	initscr();
+	cbreak();
+	noecho();
+	keypad(stdscr, TRUE);
+	curs_set(0);
+
+	while (!quit) {
+		struct view_opts vo = { *filter, *sort, *reverse };
+		uint64_t t = now_ns();
+		int ch;
+
+		if (!paused && t >= next) {
+			int err = drm_scan_refresh(s, DRM_SCAN_AUTO);
+
+			if (err) {
+				endwin();
+				fprintf(stderr, "drmtop: cannot list %s: %s\n",
+					proc_root, strerror(-err));
+				free(cols.v);
+				return 1;
+			}
+			next = t + (uint64_t)(delay * 1e9);
+		}
+		if (help)
+			draw_help();
+		else
+			draw(s, &vo, delay, paused);
+		timeout(100);
+		ch = getch();
+		if (ch == ERR)
+			continue;
+		if (help) {
+			help = false;
+			continue;
+		}
+		switch (ch) {
+		case 'q':
+		case 'Q':
+			quit = true;
+			break;
+		case 'h':
+		case '?':
+		case KEY_F(1):
+			help = true;
+			break;
+		case ' ':
+		case 'p':
+			paused = !paused;
+			break;
+		case 'r':
+			*reverse = !*reverse;
+			break;
+		case '<':
+		case '>':
+		case KEY_LEFT:
+		case KEY_RIGHT: {
+			size_t i, cur = 0;
+			int dir = (ch == '>' || ch == KEY_RIGHT) ? 1 : -1;
+
+			sort_columns(s, &cols);
+			for (i = 0; i < cols.n; i++)
+				if (*sort && !strcmp(cols.v[i], *sort))
+					cur = i;
+			cur = (cur + cols.n + dir) % cols.n;
+			free(*sort);
+			*sort = strdup(cols.v[cur]);
+			break;
+		}
+		case 'f':
+			free(*filter);
+			*filter = prompt("filter (driver=, device=, pid=, comm= or text): ");
+			break;
+		case 'c':
+			free(*filter);
+			*filter = NULL;
+			break;
+		case '+':
+			delay = delay * 2 > 3600 ? 3600 : delay * 2;
+			break;
+		case '-':
+			delay = delay / 2 < 0.1 ? 0.1 : delay / 2;
+			break;
+		default:
+			break;
+		}
+	}
+	endwin();
+	free(cols.v);
+	return ret;
+}
