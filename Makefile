@@ -140,11 +140,16 @@ run: kernel tools
 		'sh $(REPO)/devtools/demo.sh' "$$BOOTARGS"
 
 # --- tests --------------------------------------------------------------------
+# UML-only options, as arguments: the .kunitconfig stays arch-neutral. The
+# larger stacks are for devtools/host-fixes/um-xstate-size.diff.
+KUNIT_FLAGS	:= --arch=um --kunitconfig=drivers/gpu/drm/simgpu/.kunitconfig \
+		   --build_dir=$(KUNIT_OUT) --jobs=$(JOBS) \
+		   --kconfig_add CONFIG_UML_PCI_OVER_VIRTIO_DEVICE_ID=1234 \
+		   --kconfig_add CONFIG_KERNEL_STACK_ORDER=3
+export KUNIT_FLAGS
+
 kunit: src
-	cd $(SRC) && ./tools/testing/kunit/kunit.py run --arch=um \
-		--kunitconfig=drivers/gpu/drm/simgpu/.kunitconfig \
-		--build_dir=$(KUNIT_OUT) --jobs=$(JOBS) \
-		--kconfig_add CONFIG_UML_PCI_OVER_VIRTIO_DEVICE_ID=1234
+	cd $(SRC) && ./tools/testing/kunit/kunit.py run $(KUNIT_FLAGS)
 
 check: kernel tools
 	@$(REPO)/devtools/check.sh

@@ -92,10 +92,8 @@ grep -E "$DRV/.*:[0-9]+" "$LOG/coccicheck.raw" > "$LOG/coccicheck.log"
 empty "coccicheck MODE=report on $DRV" "$LOG/coccicheck.log"
 
 # --- KUnit.
-(cd "$SRC" && ./tools/testing/kunit/kunit.py run --arch=um \
-	--kunitconfig="$DRV/.kunitconfig" --build_dir="$KUNIT_OUT" \
-	--jobs="$JOBS" --raw_output=all \
-	--kconfig_add CONFIG_UML_PCI_OVER_VIRTIO_DEVICE_ID=1234) > "$LOG/kunit.log" 2>&1
+(cd "$SRC" && ./tools/testing/kunit/kunit.py run $KUNIT_FLAGS \
+	--raw_output=all) > "$LOG/kunit.log" 2>&1
 status=$?
 "$SRC/tools/testing/kunit/kunit.py" parse < "$LOG/kunit.log" \
 	> "$LOG/kunit-parsed.log" 2>&1

@@ -22,23 +22,30 @@
  * counter into a 64-bit per-client, per-class accumulator: it adds the
  * wrapping difference to the value it saw last time. Folding a context
  * that did not run is free of effect, so it can be done as often as
- * needed, from any context, by anyone:
+ * needed, from any context, by anyone.
+ *
+ * A context can only gain time while it has work on the hardware. The
+ * driver calls simgpu_ctx_submit() before it hands the hardware a batch,
+ * which puts the context on its client's list of active contexts; a fold
+ * that finds the context switched out with its last batch completed takes
+ * it off again. Folds happen:
  *
  * - on every job completion and engine reset, for the context concerned;
- * - when an exec queue is destroyed, so that its time is in the totals as
- *   soon as the ioctl returns;
- * - periodically, for the contexts resident on an engine, at least once
- *   every 2^31 ticks, so that no wrap goes unseen however long a context
- *   stays resident;
- * - when fdinfo is read, for the client's contexts resident at that moment,
- *   so that a running job's time is counted as it runs.
+ * - when an exec queue is destroyed, so that the time its jobs ran so far is
+ *   in the totals as soon as the ioctl returns;
+ * - periodically, for the contexts resident on an engine, at least every
+ *   2^29 ticks (an eighth of the wrap), so that no wrap goes unseen however
+ *   long a context stays resident;
+ * - when fdinfo is read, for the client's active contexts, so that a running
+ *   job's time is counted as it runs and a finished one's as soon as the
+ *   hardware has switched it out, before its completion interrupt.
  *
- * A context's time therefore lives either in its client's accumulators or,
- * for the few contexts resident on an engine, in the hardware: a reader
- * costs O(engines) whatever the number of queues, takes only the client's
- * accounting spinlock (never a lock of the submission path) and never
- * sleeps. The accumulators only ever grow, under that lock, so no reader
- * can see a value go backwards.
+ * An idle exec queue therefore costs a reader nothing: a read costs
+ * O(contexts with work on the hardware) whatever the number of queues,
+ * takes only the client's accounting spinlock (no lock that the driver's
+ * submission path holds while it talks to the hardware) and never sleeps.
+ * The accumulators only ever grow, under that lock, so no reader can see a
+ * value go backwards.
  *
  * While a context is resident its image's CTX_TIMESTAMP is stale; the
  * hardware flags that in CTX_IMG_STATUS and the driver reads the engine's
@@ -56,9 +63,12 @@ static void img_write(struct simgpu_ctx *ctx, unsigned int offset, u32 val)
 	WRITE_ONCE(ctx->image[offset / 4], cpu_to_le32(val));
 }
 
-/* CTX_TIMESTAMP now: from the engine if resident, else from the image. */
+/*
+ * CTX_TIMESTAMP now: from the engine if resident, else from the image.
+ * Also tells whether the context was resident.
+ */
 static u32 ctx_timestamp(struct simgpu_device *sdev,
-			 const struct simgpu_ctx *ctx)
+			 const struct simgpu_ctx *ctx, bool *resident)
 {
 	u32 count, status, ts;
 
@@ -66,6 +76,7 @@ static u32 ctx_timestamp(struct simgpu_device *sdev,
 		count = img_read(ctx, CTX_IMG_SWITCH_COUNT);
 		smp_rmb(); /* pairs with the hardware's smp_wmb() on switch */
 		status = img_read(ctx, CTX_IMG_STATUS);
+		smp_rmb(); /* status before the timestamp it qualifies */
 		if (status & CTX_IMG_STATUS_RESIDENT) {
 			u32 engine = FIELD_GET(CTX_IMG_STATUS_ENGINE_MASK,
 					       status);
@@ -78,27 +89,63 @@ static u32 ctx_timestamp(struct simgpu_device *sdev,
 		smp_rmb(); /* read the value before re-checking the count */
 	} while (img_read(ctx, CTX_IMG_SWITCH_COUNT) != count);
 
+	*resident = status & CTX_IMG_STATUS_RESIDENT;
 	return ts;
+}
+
+static bool seqno_passed(u32 seqno, u32 target)
+{
+	return (s32)(seqno - target) >= 0;
 }
 
 static void ctx_fold_locked(struct simgpu_device *sdev, struct simgpu_ctx *ctx)
 {
 	struct simgpu_client_usage *usage = ctx->usage;
+	bool resident;
 	u32 ts;
 
 	lockdep_assert_held(&usage->lock);
 	if (ctx->dead)
 		return;
 
-	ts = ctx_timestamp(sdev, ctx);
+	ts = ctx_timestamp(sdev, ctx, &resident);
 	usage->cycles[ctx->engine_class] += (u32)(ts - ctx->last_ts);
 	ctx->last_ts = ts;
+
+	/* Out, with nothing left to run: no time can be outside @cycles. */
+	if (!resident && !list_empty(&ctx->active_link) &&
+	    seqno_passed(simgpu_ctx_seqno(ctx), ctx->last_seqno))
+		list_del_init(&ctx->active_link);
+}
+
+/**
+ * simgpu_ctx_submit - note that a context is about to get a batch
+ * @ctx: the context
+ * @seqno: the seqno of the batch, written by the hardware on completion
+ *
+ * Called before the batch is handed to the hardware, so that fdinfo
+ * readers look at the context from then on.
+ *
+ * Returns: the address of the context image for the submission port.
+ */
+u64 simgpu_ctx_submit(struct simgpu_ctx *ctx, u32 seqno)
+{
+	struct simgpu_client_usage *usage = ctx->usage;
+	unsigned long flags;
+
+	spin_lock_irqsave(&usage->lock, flags);
+	ctx->last_seqno = seqno;
+	if (list_empty(&ctx->active_link))
+		list_add_tail(&ctx->active_link, &usage->active);
+	spin_unlock_irqrestore(&usage->lock, flags);
+
+	return virt_to_phys(ctx->image);
 }
 
 /**
  * simgpu_ctx_fold - add a context's engine time to its client's totals
  * @sdev: the device
- * @ctx: the context
+ * @ctx: the context, which the caller keeps alive
  *
  * Safe from any context, hard interrupts included; never sleeps.
  */
@@ -126,6 +173,7 @@ struct simgpu_client_usage *simgpu_client_usage_create(void)
 
 	kref_init(&usage->ref);
 	spin_lock_init(&usage->lock);
+	INIT_LIST_HEAD(&usage->active);
 	return usage;
 }
 
@@ -170,14 +218,18 @@ struct simgpu_ctx *simgpu_ctx_create(struct simgpu_device *sdev,
 
 	ctx->engine_class = engine_class;
 	ctx->usage = usage;
-	ret = xa_alloc_irq(&sdev->ctxs.xa, &ctx->id, ctx, xa_limit_32b,
+	INIT_LIST_HEAD(&ctx->active_link);
+
+	/* Reserve an id, set the context up, then let lookups find it. */
+	ret = xa_alloc_irq(&sdev->ctxs.xa, &ctx->id, NULL, xa_limit_32b,
 			   GFP_KERNEL);
 	if (ret) {
 		kfree(ctx);
 		return ERR_PTR(ret);
 	}
-	kref_get(&usage->ref);
 	img_write(ctx, CTX_IMG_ID, ctx->id);
+	kref_get(&usage->ref);
+	xa_store_irq(&sdev->ctxs.xa, ctx->id, ctx, GFP_KERNEL);
 
 	return ctx;
 }
@@ -195,22 +247,12 @@ void simgpu_ctx_destroy(struct simgpu_device *sdev, struct simgpu_ctx *ctx)
 	spin_lock_irqsave(&usage->lock, flags);
 	ctx_fold_locked(sdev, ctx);
 	ctx->dead = true;
+	list_del_init(&ctx->active_link);
 	spin_unlock_irqrestore(&usage->lock, flags);
 
 	xa_erase_irq(&sdev->ctxs.xa, ctx->id);
 	simgpu_client_usage_put(usage);
 	kfree_rcu(ctx, rcu);
-}
-
-/**
- * simgpu_ctx_image_addr - the address the hardware knows the image by
- * @ctx: the context
- *
- * Returns: the physical address of the context image.
- */
-u64 simgpu_ctx_image_addr(struct simgpu_ctx *ctx)
-{
-	return virt_to_phys(ctx->image);
 }
 
 /**
@@ -224,13 +266,8 @@ u32 simgpu_ctx_seqno(const struct simgpu_ctx *ctx)
 	return img_read(ctx, CTX_IMG_SEQNO);
 }
 
-/*
- * Fold the context resident on each engine. Called with usage->lock of
- * @only held to fold just that client's contexts, or with @only NULL from
- * the worker to fold everyone's.
- */
-static void fold_resident(struct simgpu_device *sdev,
-			  struct simgpu_client_usage *only)
+/* Fold the context resident on each engine, whoever it belongs to. */
+static void fold_resident(struct simgpu_device *sdev)
 {
 	struct simgpu_ctx_mgr *mgr = &sdev->ctxs;
 	unsigned int e;
@@ -243,13 +280,10 @@ static void fold_resident(struct simgpu_device *sdev,
 
 		if (!id)
 			continue;
+		/* A dead context is skipped under its client's lock. */
 		ctx = xa_load(&mgr->xa, id);
-		if (!ctx)
-			continue;
-		if (!only)
+		if (ctx)
 			simgpu_ctx_fold(sdev, ctx);
-		else if (ctx->usage == only)
-			ctx_fold_locked(sdev, ctx);
 	}
 	rcu_read_unlock();
 }
@@ -261,7 +295,7 @@ static void fold_work(struct work_struct *work)
 	struct simgpu_device *sdev = container_of(mgr, struct simgpu_device,
 						  ctxs);
 
-	fold_resident(sdev, NULL);
+	fold_resident(sdev);
 	schedule_delayed_work(&mgr->fold_work, mgr->fold_period);
 }
 
@@ -285,9 +319,9 @@ static u64 read_ring_timestamp(struct simgpu_device *sdev, unsigned int e)
  * @usage: the client's accumulators
  * @cycles: filled with the ticks per engine class
  *
- * Folds the client's resident contexts, then reads RING_TIMESTAMP right
- * away, with interrupts off, so that the two are as close in time as the
- * hardware allows and utilisation never exceeds 100 %.
+ * Folds the client's active contexts, then reads RING_TIMESTAMP right away,
+ * with interrupts off, so that the cycles and the total are sampled as
+ * close together as the hardware allows.
  *
  * Returns: RING_TIMESTAMP, the GPU's total ticks.
  */
@@ -297,11 +331,13 @@ u64 simgpu_ctx_sample(struct simgpu_device *sdev,
 {
 	unsigned int first = find_first_bit(sdev->ctxs.engines,
 					    SIMGPU_MAX_ENGINES);
+	struct simgpu_ctx *ctx, *next;
 	unsigned long flags;
 	u64 total;
 
 	spin_lock_irqsave(&usage->lock, flags);
-	fold_resident(sdev, usage);
+	list_for_each_entry_safe(ctx, next, &usage->active, active_link)
+		ctx_fold_locked(sdev, ctx);
 	memcpy(cycles, usage->cycles, sizeof(usage->cycles));
 	total = read_ring_timestamp(sdev, first);
 	spin_unlock_irqrestore(&usage->lock, flags);
@@ -313,16 +349,18 @@ u64 simgpu_ctx_sample(struct simgpu_device *sdev,
  * simgpu_ctx_fold_period - how often resident contexts must be folded
  * @refclk_hz: the reference clock
  *
- * Returns: a period in jiffies, at most a second, short enough that a
- * context resident all along advances its 32-bit CTX_TIMESTAMP by less
- * than 2^31 ticks between two folds, even if the work runs a jiffy late.
+ * Returns: a period in jiffies, at most a second, in which a context
+ * resident all along advances its 32-bit CTX_TIMESTAMP by at most 2^29
+ * ticks: the fold worker can run seven periods late before a wrap goes
+ * unseen.
  */
 unsigned long simgpu_ctx_fold_period(u32 refclk_hz)
 {
-	u64 period_ns = div_u64((u64)NSEC_PER_SEC << 31, refclk_hz);
+	u64 period_ns = div_u64((u64)NSEC_PER_SEC << 29, refclk_hz);
 
 	period_ns = min_t(u64, period_ns, NSEC_PER_SEC);
-	return max(1UL, nsecs_to_jiffies(period_ns) - 1);
+	/* Round down: a period of more than 2^29 ticks would break the bound */
+	return max_t(unsigned long, div_u64(period_ns * HZ, NSEC_PER_SEC), 1);
 }
 
 static void ctx_mgr_fini(struct drm_device *drm, void *arg)

@@ -26,12 +26,16 @@ struct simgpu_device;
  * @lock: serialises folds; taken from hard interrupt context
  * @cycles: CTX_TIMESTAMP ticks accumulated per engine class, protected by
  *	@lock; only ever grows
+ * @active: the client's contexts that have work on the hardware, or had
+ *	when last folded, protected by @lock: the only ones whose time can be
+ *	outside @cycles
  * @rcu: frees the accumulators after lockless readers are done with them
  */
 struct simgpu_client_usage {
 	struct kref ref;
-	spinlock_t lock; /* protects @cycles and the contexts' @last_ts */
+	spinlock_t lock; /* protects @cycles, @active and the contexts' state */
 	u64 cycles[DRM_SIMGPU_ENGINE_CLASS_COUNT];
+	struct list_head active;
 	struct rcu_head rcu;
 };
 
@@ -43,6 +47,10 @@ struct simgpu_client_usage {
  * @usage: the owning client's accumulators
  * @last_ts: CTX_TIMESTAMP value already added to @usage, protected by
  *	@usage->lock
+ * @last_seqno: seqno of the last batch handed to the hardware, protected
+ *	by @usage->lock
+ * @active_link: link in @usage->active while the context has work on the
+ *	hardware, empty otherwise; protected by @usage->lock
  * @dead: set under @usage->lock once the final fold is done
  * @rcu: frees the context after lockless readers are done with it
  * @image: the context image the hardware loads and saves (CTX_IMG_*)
@@ -52,6 +60,8 @@ struct simgpu_ctx {
 	u8 engine_class;
 	struct simgpu_client_usage *usage;
 	u32 last_ts;
+	u32 last_seqno;
+	struct list_head active_link;
 	bool dead;
 	struct rcu_head rcu;
 	__le32 image[] __aligned(64);
@@ -80,9 +90,9 @@ struct simgpu_ctx_mgr {
 struct simgpu_ctx *simgpu_ctx_create(struct simgpu_device *sdev,
 				     struct simgpu_client_usage *usage,
 				     unsigned int engine_class);
+u64 simgpu_ctx_submit(struct simgpu_ctx *ctx, u32 seqno);
 void simgpu_ctx_fold(struct simgpu_device *sdev, struct simgpu_ctx *ctx);
 void simgpu_ctx_destroy(struct simgpu_device *sdev, struct simgpu_ctx *ctx);
-u64 simgpu_ctx_image_addr(struct simgpu_ctx *ctx);
 u32 simgpu_ctx_seqno(const struct simgpu_ctx *ctx);
 
 u64 simgpu_ctx_sample(struct simgpu_device *sdev,
