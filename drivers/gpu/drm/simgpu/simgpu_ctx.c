@@ -40,6 +40,11 @@
  *   job's time is counted as it runs and a finished one's as soon as the
  *   hardware has switched it out, before its completion interrupt.
  *
+ * Each read also keeps the cycles it shows from growing faster than the
+ * total cycles times the engines of the class, which the time between the
+ * two register reads could otherwise make them do (see
+ * simgpu_ctx_sample()).
+ *
  * An idle exec queue therefore costs a reader nothing: a read costs
  * O(contexts with work on the hardware) whatever the number of queues,
  * takes only the client's accounting spinlock (no lock that the driver's
@@ -319,9 +324,12 @@ static u64 read_ring_timestamp(struct simgpu_device *sdev, unsigned int e)
  * @usage: the client's accumulators
  * @cycles: filled with the ticks per engine class
  *
- * Folds the client's active contexts, then reads RING_TIMESTAMP right away,
- * with interrupts off, so that the cycles and the total are sampled as
- * close together as the hardware allows.
+ * Folds the client's active contexts, then reads RING_TIMESTAMP right away.
+ * The two reads are not one instant: were the first sample's gap between
+ * them longer than the second's, the cycles would grow by more than the
+ * total between the two, and utilisation read over 100 %. So the cycles
+ * shown grow by at most the total's growth times the engines of the class
+ * since the last sample; what is held back shows in the next one.
  *
  * Returns: RING_TIMESTAMP, the GPU's total ticks.
  */
@@ -329,17 +337,26 @@ u64 simgpu_ctx_sample(struct simgpu_device *sdev,
 		      struct simgpu_client_usage *usage,
 		      u64 cycles[DRM_SIMGPU_ENGINE_CLASS_COUNT])
 {
-	unsigned int first = find_first_bit(sdev->ctxs.engines,
-					    SIMGPU_MAX_ENGINES);
+	struct simgpu_ctx_mgr *mgr = &sdev->ctxs;
+	unsigned int first = find_first_bit(mgr->engines, SIMGPU_MAX_ENGINES);
 	struct simgpu_ctx *ctx, *next;
+	unsigned int class;
 	unsigned long flags;
-	u64 total;
+	u64 total, room;
 
 	spin_lock_irqsave(&usage->lock, flags);
 	list_for_each_entry_safe(ctx, next, &usage->active, active_link)
 		ctx_fold_locked(sdev, ctx);
-	memcpy(cycles, usage->cycles, sizeof(usage->cycles));
 	total = read_ring_timestamp(sdev, first);
+
+	for (class = 0; class < DRM_SIMGPU_ENGINE_CLASS_COUNT; class++) {
+		room = (total - usage->shown_total) *
+		       mgr->engines_per_class[class];
+		usage->shown_cycles[class] = min(usage->cycles[class],
+						 usage->shown_cycles[class] + room);
+		cycles[class] = usage->shown_cycles[class];
+	}
+	usage->shown_total = total;
 	spin_unlock_irqrestore(&usage->lock, flags);
 
 	return total;

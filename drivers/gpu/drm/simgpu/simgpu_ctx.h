@@ -29,13 +29,17 @@ struct simgpu_device;
  * @active: the client's contexts that have work on the hardware, or had
  *	when last folded, protected by @lock: the only ones whose time can be
  *	outside @cycles
+ * @shown_cycles: drm-cycles last printed per class, protected by @lock
+ * @shown_total: drm-total-cycles last printed, protected by @lock
  * @rcu: frees the accumulators after lockless readers are done with them
  */
 struct simgpu_client_usage {
 	struct kref ref;
-	spinlock_t lock; /* protects @cycles, @active and the contexts' state */
+	spinlock_t lock; /* protects all but @ref and @rcu */
 	u64 cycles[DRM_SIMGPU_ENGINE_CLASS_COUNT];
 	struct list_head active;
+	u64 shown_cycles[DRM_SIMGPU_ENGINE_CLASS_COUNT];
+	u64 shown_total;
 	struct rcu_head rcu;
 };
 

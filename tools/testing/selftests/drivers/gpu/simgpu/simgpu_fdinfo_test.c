@@ -142,20 +142,33 @@ static void bo_wait(int fd, uint32_t handle)
 	CHECK(!xioctl(fd, DRM_IOCTL_SIMGPU_WAIT_BO, &w), "WAIT_BO failed");
 }
 
-/* Submit "busy for ns" (and "hang" if asked), marking bo busy if non-zero. */
+/*
+ * Submit one job: "busy for ns" (as BUSY commands of at most a second each),
+ * then "hang" if asked; the job marks bo busy if non-zero.
+ */
 static int submit(int fd, uint32_t queue, uint64_t ns, bool hang, uint32_t bo)
 {
-	struct drm_simgpu_cmd cmd[2] = {
-		{ .op = DRM_SIMGPU_CMD_BUSY, .value = ns },
-		{ .op = DRM_SIMGPU_CMD_HANG },
-	};
+	struct drm_simgpu_cmd cmd[17] = {};
 	struct drm_simgpu_submit s = {
 		.exec_queue_id = queue,
-		.num_cmds = hang ? 2 : 1,
 		.cmds = (uintptr_t)cmd,
 		.bo_handles = (uintptr_t)&bo,
 		.num_bo_handles = bo ? 1 : 0,
 	};
+	unsigned int n = 0;
+
+	do {
+		uint64_t chunk = ns < NSEC_PER_SEC ? ns : NSEC_PER_SEC;
+
+		cmd[n].op = DRM_SIMGPU_CMD_BUSY;
+		cmd[n++].value = chunk;
+		ns -= chunk;
+	} while (ns && n < 16);
+	if (ns)
+		return -E2BIG;
+	if (hang)
+		cmd[n++].op = DRM_SIMGPU_CMD_HANG;
+	s.num_cmds = n;
 
 	return xioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s);
 }
@@ -238,7 +251,7 @@ static void spec_check(int fd)
 
 	if (system("command -v drm-fdinfo-check >/dev/null 2>&1"))
 		return;
-	snprintf(cmd, sizeof(cmd), "drm-fdinfo-check %d:%d >&2", getpid(), fd);
+	snprintf(cmd, sizeof(cmd), "drm-fdinfo-check %d:%d >/dev/null", getpid(), fd);
 	ret = system(cmd);
 	CHECK(ret == 0, "drm-fdinfo-check %d:%d failed", getpid(), fd);
 }
