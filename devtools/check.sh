@@ -62,8 +62,11 @@ if "$REPO/devtools/series.py" generate --base "$KERNEL_SRC" \
 	for p in "$BUILD"/series/0*.patch; do
 		case $p in */0000-*) continue ;; esac
 		n=$(basename "$p")
+		# FILE_PATH_CHANGES asks whether MAINTAINERS covers new
+		# files; the check after this loop answers it for every file.
 		(cd "$SRC" && ./scripts/checkpatch.pl --strict --quiet \
-			--show-types "$p") > "$LOG/checkpatch-$n.log" 2>&1
+			--show-types --ignore FILE_PATH_CHANGES "$p") \
+			> "$LOG/checkpatch-$n.log" 2>&1
 		if grep -qE '^(ERROR|WARNING|CHECK):' "$LOG/checkpatch-$n.log"; then
 			not_ok "checkpatch --strict $n" "$LOG/checkpatch-$n.log"
 		else
@@ -74,6 +77,14 @@ else
 	not_ok "series: every file assigned, git am onto the base" \
 		"$LOG/series.log"
 fi
+
+# Every new file has a maintainer in the patched MAINTAINERS.
+for f in $("$REPO/devtools/series.py" list-files); do
+	(cd "$SRC" && ./scripts/get_maintainer.pl --nogit --nogit-fallback \
+		--norolestats -f "$f") | grep -q simgpu-devel ||
+		echo "$f: no MAINTAINERS entry"
+done > "$LOG/maintainers.log" 2>&1
+empty "MAINTAINERS covers every new file" "$LOG/maintainers.log"
 
 # --- Static checks of the driver.
 (cd "$SRC" && ./scripts/kernel-doc -none -Wall $srcs) > "$LOG/kernel-doc.log" 2>&1
@@ -86,9 +97,11 @@ grep -E 'warning:|error:' "$LOG/sparse-w1.raw" > "$LOG/sparse-w1.log"
 [ $status = 0 ] || cat "$LOG/sparse-w1.raw" >> "$LOG/sparse-w1.log"
 empty "sparse (C=2) and W=1 on $DRV" "$LOG/sparse-w1.log"
 
+# M= must be the real directory: a relative one is taken from O=, and
+# spatch does not follow the symlinks of build/src.
 make -s -C "$SRC" O="$UML_OUT" ARCH=um -j"$JOBS" coccicheck MODE=report \
-	M="$DRV" > "$LOG/coccicheck.raw" 2>&1
-grep -E "$DRV/.*:[0-9]+" "$LOG/coccicheck.raw" > "$LOG/coccicheck.log"
+	M="$REPO/$DRV" > "$LOG/coccicheck.raw" 2>&1
+grep -E "^$REPO/$DRV/[^:]+:[0-9]+" "$LOG/coccicheck.raw" > "$LOG/coccicheck.log"
 empty "coccicheck MODE=report on $DRV" "$LOG/coccicheck.log"
 
 # --- KUnit.

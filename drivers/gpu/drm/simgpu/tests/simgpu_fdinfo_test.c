@@ -237,35 +237,35 @@ static void fdinfo_test_idle_output(struct kunit *test)
 	clock_set(ft, 2 * NSEC_PER_SEC);
 	t = ticks(ft, 2 * NSEC_PER_SEC);
 	expect = fdinfo_kasprintf(test, GFP_KERNEL,
-				 "drm-driver:\tsimgpu\n"
-				 "drm-client-id:\t%llu\n"
-				 "drm-engine-rcs:\t0 ns\n"
-				 "drm-cycles-rcs:\t0\n"
-				 "drm-total-cycles-rcs:\t%llu\n"
-				 "drm-engine-bcs:\t0 ns\n"
-				 "drm-cycles-bcs:\t0\n"
-				 "drm-total-cycles-bcs:\t%llu\n"
-				 "drm-engine-vcs:\t0 ns\n"
-				 "drm-cycles-vcs:\t0\n"
-				 "drm-total-cycles-vcs:\t%llu\n"
-				 "drm-engine-capacity-vcs:\t2\n"
-				 "drm-engine-vecs:\t0 ns\n"
-				 "drm-cycles-vecs:\t0\n"
-				 "drm-total-cycles-vecs:\t%llu\n"
-				 "drm-engine-ccs:\t0 ns\n"
-				 "drm-cycles-ccs:\t0\n"
-				 "drm-total-cycles-ccs:\t%llu\n"
-				 "drm-engine-capacity-ccs:\t4\n"
-				 "drm-total-memory:\t0\n"
-				 "drm-shared-memory:\t0\n"
-				 "drm-active-memory:\t0\n"
-				 "drm-resident-memory:\t0\n"
-				 "drm-purgeable-memory:\t0\n"
-				 "drm-total-vram0:\t0\n"
-				 "drm-shared-vram0:\t0\n"
-				 "drm-active-vram0:\t0\n"
-				 "drm-resident-vram0:\t0\n",
-				 dfile->client_id, t, t, t, t, t);
+				  "drm-driver:\tsimgpu\n"
+				  "drm-client-id:\t%llu\n"
+				  "drm-engine-rcs:\t0 ns\n"
+				  "drm-cycles-rcs:\t0\n"
+				  "drm-total-cycles-rcs:\t%llu\n"
+				  "drm-engine-bcs:\t0 ns\n"
+				  "drm-cycles-bcs:\t0\n"
+				  "drm-total-cycles-bcs:\t%llu\n"
+				  "drm-engine-vcs:\t0 ns\n"
+				  "drm-cycles-vcs:\t0\n"
+				  "drm-total-cycles-vcs:\t%llu\n"
+				  "drm-engine-capacity-vcs:\t2\n"
+				  "drm-engine-vecs:\t0 ns\n"
+				  "drm-cycles-vecs:\t0\n"
+				  "drm-total-cycles-vecs:\t%llu\n"
+				  "drm-engine-ccs:\t0 ns\n"
+				  "drm-cycles-ccs:\t0\n"
+				  "drm-total-cycles-ccs:\t%llu\n"
+				  "drm-engine-capacity-ccs:\t4\n"
+				  "drm-total-memory:\t0\n"
+				  "drm-shared-memory:\t0\n"
+				  "drm-active-memory:\t0\n"
+				  "drm-resident-memory:\t0\n"
+				  "drm-purgeable-memory:\t0\n"
+				  "drm-total-vram0:\t0\n"
+				  "drm-shared-vram0:\t0\n"
+				  "drm-active-vram0:\t0\n"
+				  "drm-resident-vram0:\t0\n",
+				  dfile->client_id, t, t, t, t, t);
 	KUNIT_ASSERT_NOT_NULL(test, expect);
 
 	out = fdinfo_read(test, file);
@@ -316,7 +316,6 @@ static void fdinfo_test_running_context(struct kunit *test)
 	clock_set(ft, 10 * NSEC_PER_SEC);
 	KUNIT_EXPECT_EQ(test, fdinfo_value(test, fdinfo_read(test, file),
 					   "drm-cycles-rcs"), cycles);
-
 }
 
 /*
@@ -349,7 +348,6 @@ static void fdinfo_test_wrap(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fdinfo_value(test, fdinfo_read(test, file),
 					   "drm-cycles-rcs"),
 			30ULL * NSEC_PER_SEC);
-
 }
 
 /* At any refclk a fold period is at most an eighth of a wrap. */
@@ -404,7 +402,6 @@ static void fdinfo_test_isolation(struct kunit *test)
 	clock_set(ft, NSEC_PER_SEC);
 	KUNIT_EXPECT_EQ(test, fdinfo_value(test, fdinfo_read(test, idle),
 					   "drm-cycles-rcs"), 0);
-
 }
 
 /* Four compute engines busy: four times the cycles, capacity 4. */
@@ -432,7 +429,6 @@ static void fdinfo_test_capacity(struct kunit *test)
 					   "drm-engine-capacity-ccs"), 4);
 	/* 4 s of work over 2 s on 4 engines: 50 % */
 	KUNIT_EXPECT_EQ(test, cycles * 100 / ((total - total0) * 4), 50);
-
 }
 
 static struct kunit_case fdinfo_test_cases[] = {

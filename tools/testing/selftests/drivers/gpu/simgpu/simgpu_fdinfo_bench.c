@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -27,6 +28,7 @@
 #include <drm/simgpu_drm.h>
 
 #define NSEC_PER_SEC	1000000000ULL
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 static uint64_t now_ns(void)
 {
@@ -106,7 +108,7 @@ static void queue_create(int fd)
 
 struct reader {
 	int fd;
-	volatile bool stop;
+	atomic_bool stop;
 	unsigned long reads;
 };
 
@@ -204,7 +206,7 @@ int main(void)
 		return 1;
 	}
 	fd = open_simgpu();
-	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
 		uint64_t cost, pipe_cost;
 
 		while (have < sizes[i]) {
@@ -213,8 +215,9 @@ int main(void)
 		}
 		pipe_cost = read_cost(pipefd[0]);
 		cost = read_cost(fd);
-		printf("bench: fdinfo_read_%d_queues ratio=%.2f target=<=3 (%llu ns vs pipe %llu ns)\n",
-		       sizes[i], (double)cost / pipe_cost,
+		printf("bench: fdinfo_read_%d_queues ratio=%.2f target=<=3",
+		       sizes[i], (double)cost / pipe_cost);
+		printf(" (%llu ns vs pipe %llu ns)\n",
 		       (unsigned long long)cost, (unsigned long long)pipe_cost);
 	}
 	close(fd);
@@ -228,7 +231,8 @@ int main(void)
 	fd = open_simgpu();
 	without = throughput(fd, false);
 	close(fd);
-	printf("bench: submit_with_1khz_fdinfo_reader ratio=%.3f target=>=0.98 (%.0f vs %.0f jobs/s)\n",
-	       with / ((base + without) / 2), with, (base + without) / 2);
+	printf("bench: submit_with_1khz_fdinfo_reader ratio=%.3f target=>=0.98",
+	       with / ((base + without) / 2));
+	printf(" (%.0f vs %.0f jobs/s)\n", with, (base + without) / 2);
 	return 0;
 }

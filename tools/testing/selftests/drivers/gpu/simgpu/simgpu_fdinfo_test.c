@@ -11,9 +11,9 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -25,15 +25,18 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/types.h>
+
 #include <drm/drm.h>
 #include <drm/simgpu_drm.h>
 
 #define NSEC_PER_SEC	1000000000ULL
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define RCS		DRM_SIMGPU_ENGINE_CLASS_RENDER
 #define CCS		DRM_SIMGPU_ENGINE_CLASS_COMPUTE
 
 static int test_failed;
-static uint64_t refclk;
+static __u64 refclk;
 
 static void fail(const char *fmt, ...)
 {
@@ -49,7 +52,7 @@ static void fail(const char *fmt, ...)
 
 #define CHECK(cond, ...) do { if (!(cond)) fail(__VA_ARGS__); } while (0)
 
-static uint64_t now_ns(void)
+static __u64 now_ns(void)
 {
 	struct timespec ts;
 
@@ -57,7 +60,7 @@ static uint64_t now_ns(void)
 	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
 }
 
-static void sleep_ns(uint64_t ns)
+static void sleep_ns(__u64 ns)
 {
 	struct timespec ts = { ns / NSEC_PER_SEC, ns % NSEC_PER_SEC };
 
@@ -97,7 +100,7 @@ static int xioctl(int fd, unsigned long req, void *arg)
 	return ret == -1 ? -errno : 0;
 }
 
-static uint32_t queue_create(int fd, int class)
+static __u32 queue_create(int fd, int class)
 {
 	struct drm_simgpu_exec_queue_create c = {
 		.engine_class = class,
@@ -112,7 +115,7 @@ static uint32_t queue_create(int fd, int class)
 	return c.exec_queue_id;
 }
 
-static void queue_destroy(int fd, uint32_t id)
+static void queue_destroy(int fd, __u32 id)
 {
 	struct drm_simgpu_exec_queue_destroy d = { .exec_queue_id = id };
 
@@ -120,7 +123,7 @@ static void queue_destroy(int fd, uint32_t id)
 	      "EXEC_QUEUE_DESTROY failed");
 }
 
-static uint32_t bo_create(int fd, uint32_t region, uint64_t size)
+static __u32 bo_create(int fd, __u32 region, __u64 size)
 {
 	struct drm_simgpu_gem_create c = { .size = size, .region = region };
 	int ret = xioctl(fd, DRM_IOCTL_SIMGPU_GEM_CREATE, &c);
@@ -132,7 +135,7 @@ static uint32_t bo_create(int fd, uint32_t region, uint64_t size)
 	return c.handle;
 }
 
-static void bo_wait(int fd, uint32_t handle)
+static void bo_wait(int fd, __u32 handle)
 {
 	struct drm_simgpu_wait_bo w = {
 		.handle = handle,
@@ -146,7 +149,7 @@ static void bo_wait(int fd, uint32_t handle)
  * Submit one job: "busy for ns" (as BUSY commands of at most a second each),
  * then "hang" if asked; the job marks bo busy if non-zero.
  */
-static int submit(int fd, uint32_t queue, uint64_t ns, bool hang, uint32_t bo)
+static int submit(int fd, __u32 queue, __u64 ns, bool hang, __u32 bo)
 {
 	struct drm_simgpu_cmd cmd[17] = {};
 	struct drm_simgpu_submit s = {
@@ -158,7 +161,7 @@ static int submit(int fd, uint32_t queue, uint64_t ns, bool hang, uint32_t bo)
 	unsigned int n = 0;
 
 	do {
-		uint64_t chunk = ns < NSEC_PER_SEC ? ns : NSEC_PER_SEC;
+		__u64 chunk = ns < NSEC_PER_SEC ? ns : NSEC_PER_SEC;
 
 		cmd[n].op = DRM_SIMGPU_CMD_BUSY;
 		cmd[n++].value = chunk;
@@ -174,9 +177,9 @@ static int submit(int fd, uint32_t queue, uint64_t ns, bool hang, uint32_t bo)
 }
 
 /* Submit n jobs of ns each on a queue, then wait for them via a BO. */
-static void run_jobs(int fd, uint32_t queue, unsigned int n, uint64_t ns)
+static void run_jobs(int fd, __u32 queue, unsigned int n, __u64 ns)
 {
-	uint32_t bo = bo_create(fd, DRM_SIMGPU_REGION_SYSTEM, 4096);
+	__u32 bo = bo_create(fd, DRM_SIMGPU_REGION_SYSTEM, 4096);
 	unsigned int i;
 
 	for (i = 0; i < n; i++)
@@ -185,17 +188,17 @@ static void run_jobs(int fd, uint32_t queue, unsigned int n, uint64_t ns)
 }
 
 struct sample {
-	uint64_t cycles[DRM_SIMGPU_ENGINE_CLASS_COUNT];
-	uint64_t total;
-	uint64_t capacity[DRM_SIMGPU_ENGINE_CLASS_COUNT];
-	uint64_t client_id;
+	__u64 cycles[DRM_SIMGPU_ENGINE_CLASS_COUNT];
+	__u64 total;
+	__u64 capacity[DRM_SIMGPU_ENGINE_CLASS_COUNT];
+	__u64 client_id;
 	char text[8192];
 	size_t len;
 };
 
 static const char *const class_names[] = { "rcs", "bcs", "vcs", "vecs", "ccs" };
 
-static uint64_t key_value(const char *text, const char *key, bool *found)
+static __u64 key_value(const char *text, const char *key, bool *found)
 {
 	char pattern[96];
 	const char *p;
@@ -238,9 +241,10 @@ static void read_fdinfo(int fd, struct sample *s)
 	s->client_id = key_value(s->text, "drm-client-id", NULL);
 }
 
-static uint64_t ticks(uint64_t ns)
+static __u64 ticks(__u64 ns)
 {
-	return (unsigned __int128)ns * refclk / NSEC_PER_SEC;
+	/* ns is a whole number of microseconds in every test */
+	return ns / 1000 * refclk / 1000000;
 }
 
 /* Run drm-fdinfo-check on one of our fds, if the tool is on PATH. */
@@ -258,8 +262,8 @@ static void spec_check(int fd)
 
 static double util(const struct sample *a, const struct sample *b, int c)
 {
-	uint64_t dt = b->total - a->total;
-	uint64_t cap = b->capacity[c] ? b->capacity[c] : 1;
+	__u64 dt = b->total - a->total;
+	__u64 cap = b->capacity[c] ? b->capacity[c] : 1;
 
 	return dt ? 100.0 * (b->cycles[c] - a->cycles[c]) / dt / cap : -1;
 }
@@ -274,9 +278,9 @@ static void test_accuracy(void)
 
 	for (i = 0; i < 2; i++) {
 		int fd = open_simgpu(), idle = open_simgpu();
-		uint32_t q = queue_create(fd, RCS);
-		uint64_t period = 10000000, busy = period * duties[i] / 100;
-		uint64_t t0 = now_ns(), next = t0;
+		__u32 q = queue_create(fd, RCS);
+		__u64 period = 10000000, busy = period * duties[i] / 100;
+		__u64 t0 = now_ns(), next = t0;
 		struct sample s[4], idle0, idle1;
 		unsigned int k = 0;
 
@@ -314,7 +318,7 @@ static void test_accuracy(void)
 static void test_running(void)
 {
 	int fd = open_simgpu();
-	uint32_t q = queue_create(fd, RCS);
+	__u32 q = queue_create(fd, RCS);
 	struct sample a, b;
 	unsigned int w;
 
@@ -340,17 +344,18 @@ static void test_running(void)
 static void test_wrap(void)
 {
 	int fd = open_simgpu();
-	uint32_t q = queue_create(fd, RCS);
+	__u32 q = queue_create(fd, RCS);
 	struct sample s;
 
 	if (refclk != NSEC_PER_SEC) {
-		fail("needs simgpu.refclk_hz=1000000000, have %" PRIu64, refclk);
+		fail("needs simgpu.refclk_hz=1000000000, have %llu",
+		     (unsigned long long)refclk);
 		return;
 	}
 	run_jobs(fd, q, 30, NSEC_PER_SEC);
 	read_fdinfo(fd, &s);
 	CHECK(s.cycles[RCS] == 30 * NSEC_PER_SEC,
-	      "drm-cycles-rcs %" PRIu64 ", want %" PRIu64, s.cycles[RCS],
+	      "drm-cycles-rcs %llu, want %llu", s.cycles[RCS],
 	      30 * NSEC_PER_SEC);
 	close(fd);
 }
@@ -359,7 +364,7 @@ static void test_wrap(void)
 static void test_destroy(void)
 {
 	int fd = open_simgpu(), fd2 = open_simgpu(), dupfd = dup(fd);
-	uint32_t q = queue_create(fd, RCS);
+	__u32 q = queue_create(fd, RCS);
 	struct sample a, b, c;
 
 	run_jobs(fd, q, 1, NSEC_PER_SEC / 5);
@@ -368,12 +373,12 @@ static void test_destroy(void)
 	queue_destroy(fd, q);
 	read_fdinfo(fd, &a);
 	CHECK(a.cycles[RCS] >= ticks(NSEC_PER_SEC / 5 + NSEC_PER_SEC / 4),
-	      "after destroy: %" PRIu64 " cycles, want >= %" PRIu64,
+	      "after destroy: %llu cycles, want >= %llu",
 	      a.cycles[RCS], ticks(NSEC_PER_SEC / 5 + NSEC_PER_SEC / 4));
 	sleep_ns(NSEC_PER_SEC / 2);
 	read_fdinfo(fd, &b);
 	CHECK(b.cycles[RCS] == ticks(NSEC_PER_SEC / 5) + ticks(NSEC_PER_SEC / 2),
-	      "destroyed queue's jobs: %" PRIu64 " cycles, want %" PRIu64,
+	      "destroyed queue's jobs: %llu cycles, want %llu",
 	      b.cycles[RCS], ticks(NSEC_PER_SEC / 5) + ticks(NSEC_PER_SEC / 2));
 	read_fdinfo(dupfd, &c);
 	CHECK(c.client_id == b.client_id && c.cycles[RCS] == b.cycles[RCS],
@@ -387,7 +392,7 @@ static void test_destroy(void)
 
 struct reader {
 	int fd;
-	volatile bool *stop;
+	atomic_bool *stop;
 	bool decreased;
 	unsigned long reads;
 };
@@ -415,13 +420,13 @@ static void *reader_thread(void *arg)
 static void test_concurrency(void)
 {
 	int fd = open_simgpu();
-	volatile bool stop = false;
+	atomic_bool stop = false;
 	struct reader r[8];
 	pthread_t th[8];
-	uint32_t q[4];
+	__u32 q[4];
 	struct sample s;
 	unsigned int i;
-	uint32_t bo = bo_create(fd, DRM_SIMGPU_REGION_SYSTEM, 4096);
+	__u32 bo = bo_create(fd, DRM_SIMGPU_REGION_SYSTEM, 4096);
 
 	for (i = 0; i < 8; i++) {
 		r[i] = (struct reader){ .fd = fd, .stop = &stop };
@@ -444,9 +449,9 @@ static void test_concurrency(void)
 	/* rcs: two queues share one engine: one tick of rounding per switch */
 	CHECK(s.cycles[RCS] <= 100 * ticks(2000000) + 100 &&
 	      s.cycles[RCS] + 100 >= 100 * ticks(2000000),
-	      "rcs %" PRIu64 ", want %" PRIu64, s.cycles[RCS], 100 * ticks(2000000));
+	      "rcs %llu, want %llu", s.cycles[RCS], 100 * ticks(2000000));
 	CHECK(s.cycles[CCS] == 100 * ticks(2000000),
-	      "ccs %" PRIu64 ", want %" PRIu64, s.cycles[CCS], 100 * ticks(2000000));
+	      "ccs %llu, want %llu", s.cycles[CCS], 100 * ticks(2000000));
 	spec_check(fd);
 	close(fd);
 }
@@ -455,10 +460,10 @@ static void test_concurrency(void)
 static void test_hang(void)
 {
 	int fd = open_simgpu();
-	uint32_t q = queue_create(fd, RCS);
-	uint32_t bo = bo_create(fd, DRM_SIMGPU_REGION_SYSTEM, 4096);
+	__u32 q = queue_create(fd, RCS);
+	__u32 bo = bo_create(fd, DRM_SIMGPU_REGION_SYSTEM, 4096);
 	struct sample a, b;
-	uint64_t t0 = now_ns();
+	__u64 t0 = now_ns();
 
 	read_fdinfo(fd, &a);
 	CHECK(!submit(fd, q, 0, true, bo), "submit failed");
@@ -481,7 +486,7 @@ static void test_capacity(void)
 {
 	int fd = open_simgpu();
 	struct sample a, b;
-	uint32_t q[4];
+	__u32 q[4];
 	unsigned int i;
 	double u;
 
@@ -493,18 +498,18 @@ static void test_capacity(void)
 	read_fdinfo(fd, &a);
 	sleep_ns(NSEC_PER_SEC);
 	read_fdinfo(fd, &b);
-	CHECK(b.capacity[CCS] == 4, "capacity %" PRIu64, b.capacity[CCS]);
+	CHECK(b.capacity[CCS] == 4, "capacity %llu", b.capacity[CCS]);
 	u = util(&a, &b, CCS);
 	CHECK(u >= 99.0 && u <= 100.0, "4 busy ccs engines read %.2f%%", u);
 	close(fd);
 }
 
-static uint64_t mem(const char *text, const char *key)
+static __u64 mem(const char *text, const char *key)
 {
 	bool found;
 	char full[64];
 	const char *p;
-	uint64_t v;
+	__u64 v;
 
 	snprintf(full, sizeof(full), "\n%s:\t", key);
 	p = strstr(text, full);
@@ -530,7 +535,7 @@ static void test_memory(void)
 	struct drm_simgpu_gem_mmap_offset mo = {};
 	struct drm_simgpu_gem_madvise madv = {};
 	struct drm_prime_handle prime = {};
-	uint32_t sys, vram, q;
+	__u32 sys, vram, q;
 	struct sample s;
 	char *map;
 
@@ -551,14 +556,14 @@ static void test_memory(void)
 		munmap(map, 1 << 20);
 	}
 	read_fdinfo(fd, &s);
-	CHECK(mem(s.text, "drm-resident-memory") == 1 << 20, "resident-memory %" PRIu64,
+	CHECK(mem(s.text, "drm-resident-memory") == 1 << 20, "resident-memory %llu",
 	      mem(s.text, "drm-resident-memory"));
 
 	/* Busy with a job: active. */
 	q = queue_create(fd, RCS);
 	CHECK(!submit(fd, q, NSEC_PER_SEC / 2, false, vram), "submit");
 	read_fdinfo(fd, &s);
-	CHECK(mem(s.text, "drm-active-vram0") == 2 << 20, "active-vram0 %" PRIu64,
+	CHECK(mem(s.text, "drm-active-vram0") == 2 << 20, "active-vram0 %llu",
 	      mem(s.text, "drm-active-vram0"));
 	bo_wait(fd, vram);
 	read_fdinfo(fd, &s);
@@ -569,7 +574,7 @@ static void test_memory(void)
 	madv.madv = DRM_SIMGPU_MADV_DONTNEED;
 	CHECK(!xioctl(fd, DRM_IOCTL_SIMGPU_GEM_MADVISE, &madv), "madvise");
 	read_fdinfo(fd, &s);
-	CHECK(mem(s.text, "drm-purgeable-memory") == 1 << 20, "purgeable-memory %" PRIu64,
+	CHECK(mem(s.text, "drm-purgeable-memory") == 1 << 20, "purgeable-memory %llu",
 	      mem(s.text, "drm-purgeable-memory"));
 	madv.madv = DRM_SIMGPU_MADV_WILLNEED;
 	CHECK(!xioctl(fd, DRM_IOCTL_SIMGPU_GEM_MADVISE, &madv), "madvise");
@@ -635,7 +640,7 @@ int main(int argc, char **argv)
 	close(fd);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
-	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(tests); i++) {
 		bool run = argc == 1 && tests[i].by_default;
 
 		for (int a = 1; a < argc; a++)
