@@ -5,14 +5,20 @@
 
 #include <linux/module.h>
 #include <linux/platform_device.h>
+#include <linux/slab.h>
 
 #include <drm/drm_drv.h>
 #include <drm/drm_gem.h>
+#include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_ioctl.h>
 #include <drm/drm_managed.h>
 #include <drm/drm_print.h>
 
 #include "simgpu_drv.h"
+#include "simgpu_engine.h"
+#include "simgpu_gem.h"
+#include "simgpu_job.h"
+#include "simgpu_queue.h"
 
 static unsigned int refclk_hz = 19200000;
 module_param(refclk_hz, uint, 0444);
@@ -42,21 +48,57 @@ static unsigned long vram_mb = 256;
 module_param(vram_mb, ulong, 0444);
 MODULE_PARM_DESC(vram_mb, "Size of the local memory in MiB (default 256)");
 
+static unsigned int job_timeout_ms = 500;
+module_param(job_timeout_ms, uint, 0444);
+MODULE_PARM_DESC(job_timeout_ms, "Time a job may run without progress before its engine is reset, in ms (default 500)");
+
 static struct simgpu_device *simgpu_global;
 
-static void simgpu_irq(void *data)
+static int simgpu_open(struct drm_device *drm, struct drm_file *file)
 {
-	struct simgpu_device *sdev = data;
-	u32 pending = simgpu_read32(sdev, SIMGPU_REG_IRQ_STATUS);
+	struct simgpu_file *sfile;
 
-	while (pending) {
-		unsigned int id = __ffs(pending);
-		u32 reg = SIMGPU_ENGINE_BASE(id) + RING_IRQ_REASON;
+	sfile = kzalloc(sizeof(*sfile), GFP_KERNEL);
+	if (!sfile)
+		return -ENOMEM;
 
-		simgpu_write32(sdev, reg, simgpu_read32(sdev, reg));
-		pending &= ~BIT(id);
+	sfile->usage = simgpu_client_usage_create();
+	if (!sfile->usage) {
+		kfree(sfile);
+		return -ENOMEM;
 	}
+	sfile->sdev = to_simgpu_device(drm);
+	xa_init_flags(&sfile->queues, XA_FLAGS_ALLOC1);
+	file->driver_priv = sfile;
+
+	return 0;
 }
+
+static void simgpu_postclose(struct drm_device *drm, struct drm_file *file)
+{
+	struct simgpu_file *sfile = to_simgpu_file(file);
+
+	simgpu_queues_fini(sfile);
+	simgpu_client_usage_put(sfile->usage);
+	kfree(sfile);
+}
+
+static const struct drm_ioctl_desc simgpu_ioctls[] = {
+	DRM_IOCTL_DEF_DRV(SIMGPU_QUERY, simgpu_ioctl_query, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(SIMGPU_EXEC_QUEUE_CREATE,
+			  simgpu_ioctl_exec_queue_create, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(SIMGPU_EXEC_QUEUE_DESTROY,
+			  simgpu_ioctl_exec_queue_destroy, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(SIMGPU_GEM_CREATE, simgpu_ioctl_gem_create,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(SIMGPU_GEM_MMAP_OFFSET, simgpu_ioctl_gem_mmap_offset,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(SIMGPU_GEM_MADVISE, simgpu_ioctl_gem_madvise,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(SIMGPU_SUBMIT, simgpu_ioctl_submit, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(SIMGPU_WAIT_BO, simgpu_ioctl_wait_bo,
+			  DRM_RENDER_ALLOW),
+};
 
 static const struct file_operations simgpu_fops = {
 	.owner = THIS_MODULE,
@@ -65,7 +107,13 @@ static const struct file_operations simgpu_fops = {
 };
 
 static const struct drm_driver simgpu_driver = {
-	.driver_features = DRIVER_GEM | DRIVER_RENDER,
+	.driver_features = DRIVER_GEM | DRIVER_RENDER | DRIVER_SYNCOBJ,
+	.open = simgpu_open,
+	.postclose = simgpu_postclose,
+	.ioctls = simgpu_ioctls,
+	.num_ioctls = ARRAY_SIZE(simgpu_ioctls),
+	.gem_create_object = simgpu_gem_create_object,
+	.gem_prime_import_sg_table = drm_gem_shmem_prime_import_sg_table,
 	.show_fdinfo = simgpu_show_fdinfo,
 	.fops = &simgpu_fops,
 	.name = DRIVER_NAME,
@@ -101,7 +149,8 @@ struct simgpu_device *simgpu_device_create(struct device *parent,
 	if (IS_ERR(sdev))
 		return sdev;
 
-	sdev->hw = simgpu_hw_create(cfg, simgpu_irq, sdev);
+	sdev->job_timeout_ms = job_timeout_ms ?: 1;
+	sdev->hw = simgpu_hw_create(cfg, simgpu_irq_handler, sdev);
 	if (IS_ERR(sdev->hw))
 		return ERR_CAST(sdev->hw);
 	ret = drmm_add_action_or_reset(&sdev->drm, simgpu_hw_fini, sdev->hw);
@@ -113,6 +162,19 @@ struct simgpu_device *simgpu_device_create(struct device *parent,
 		return ERR_PTR(-ENODEV);
 	}
 	sdev->refclk_hz = simgpu_read32(sdev, SIMGPU_REG_REFCLK_HZ);
+	sdev->vram_size = simgpu_read32(sdev, SIMGPU_REG_VRAM_SIZE_LO) |
+		(u64)simgpu_read32(sdev, SIMGPU_REG_VRAM_SIZE_HI) << 32;
+
+	ret = simgpu_ctx_init_device(sdev);
+	if (ret)
+		return ERR_PTR(ret);
+	ret = simgpu_gem_init(sdev);
+	if (ret)
+		return ERR_PTR(ret);
+	ret = simgpu_engines_init(sdev);
+	if (ret)
+		return ERR_PTR(ret);
+
 	simgpu_write32(sdev, SIMGPU_REG_IRQ_ENABLE, 1);
 
 	return sdev;

@@ -6,6 +6,7 @@
 #define _SIMGPU_DRV_H_
 
 #include <linux/atomic.h>
+#include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/xarray.h>
 
@@ -51,9 +52,9 @@ struct simgpu_engine;
  *	with atomic64 cmpxchg so it never exceeds @vram_size
  * @sys_used: bytes of system memory allocated to buffer objects
  * @purge_lock: protects @purge_list
- * @purge_list: system buffers marked DONTNEED that still have pages,
- *	&simgpu_bo.purge_link, protected by @purge_lock
- * @shrinker: purges the buffers of @purge_list under memory pressure
+ * @purge_list: system buffers marked DONTNEED and not purged yet, linked
+ *	by &drm_gem_shmem_object.madv_list; protected by @purge_lock
+ * @shrinker: purges the idle buffers of @purge_list under memory pressure
  * @job_timeout_ms: how long a job may run without progress before its
  *	engine is reset
  */
@@ -74,8 +75,8 @@ struct simgpu_device {
 	atomic64_t vram_used;
 	atomic64_t sys_used;
 
-	struct mutex purge_lock;
-	struct list_head purge_list;
+	struct mutex purge_lock;	/* @purge_list */
+	struct list_head purge_list;	/* protected by @purge_lock */
 	struct shrinker *shrinker;
 
 	unsigned int job_timeout_ms;

@@ -1,0 +1,411 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The simgpu authors
+ */
+
+#include <linux/bitops.h>
+#include <linux/dma-fence.h>
+#include <linux/io.h>
+#include <linux/jiffies.h>
+
+#include <drm/drm_managed.h>
+#include <drm/drm_print.h>
+
+#include "simgpu_drv.h"
+#include "simgpu_engine.h"
+#include "simgpu_fence.h"
+#include "simgpu_job.h"
+#include "simgpu_queue.h"
+
+/**
+ * DOC: simgpu engines
+ *
+ * Each hardware engine has its own &drm_gpu_scheduler, fed by one entity per
+ * exec queue placed on it. run_job() writes the job's descriptor (context
+ * image, batch, seqno) to the engine's submission port and links the job on
+ * the engine's in-flight list. The hardware runs descriptors in order and
+ * writes the seqno into the context image when a batch completes; the
+ * interrupt handler then signals every in-flight job whose context reached
+ * its seqno and folds the context's engine time into its client's usage.
+ *
+ * Timeouts: when a job did not complete within the timeout, the handler looks
+ * at the engine. If it is still making progress (busy, not hung), nothing is
+ * done and the timer restarts, so long BUSY jobs are not killed. If it is
+ * hung or halted on an error, the context on the engine is guilty: its
+ * running job's fence gets -ETIMEDOUT, its other jobs already in the
+ * hardware FIFO are emptied (their batch becomes a lone END) and get
+ * -ECANCELED, its exec queue is banned (the scheduler cancels its queued
+ * jobs, new submissions fail with -ECANCELED) and RING_RESET aborts the
+ * running batch. The hardware then continues with the next descriptors, so
+ * the jobs of innocent queues on the engine complete normally. The
+ * scheduler itself is not stopped: the jobs all complete through their
+ * hardware fences, and the timed-out job is put back on the pending list
+ * it was taken from.
+ */
+
+static const char * const simgpu_class_names[DRM_SIMGPU_ENGINE_CLASS_COUNT] = {
+	[DRM_SIMGPU_ENGINE_CLASS_RENDER] = "rcs",
+	[DRM_SIMGPU_ENGINE_CLASS_COPY] = "bcs",
+	[DRM_SIMGPU_ENGINE_CLASS_VIDEO] = "vcs",
+	[DRM_SIMGPU_ENGINE_CLASS_VIDEO_ENHANCE] = "vecs",
+	[DRM_SIMGPU_ENGINE_CLASS_COMPUTE] = "ccs",
+};
+
+static u32 engine_read(struct simgpu_engine *eng, u32 reg)
+{
+	return simgpu_read32(eng->sdev, eng->base + reg);
+}
+
+static void engine_write(struct simgpu_engine *eng, u32 reg, u32 val)
+{
+	simgpu_write32(eng->sdev, eng->base + reg, val);
+}
+
+static bool seqno_passed(u32 hw, u32 seqno)
+{
+	return (s32)(hw - seqno) >= 0;
+}
+
+/* Move the completed jobs of the in-flight list to @done */
+static void engine_collect(struct simgpu_engine *eng, struct list_head *done)
+{
+	struct simgpu_job *job, *tmp;
+
+	lockdep_assert_held(&eng->lock);
+
+	list_for_each_entry_safe(job, tmp, &eng->inflight, link) {
+		if (seqno_passed(simgpu_ctx_seqno(job->queue->ctx), job->seqno))
+			list_move_tail(&job->link, done);
+	}
+}
+
+/* Signal the jobs on @done, which are no longer on the in-flight list */
+static void engine_signal(struct simgpu_engine *eng, struct list_head *done)
+{
+	struct simgpu_job *job, *tmp;
+	bool cookie;
+
+	cookie = dma_fence_begin_signalling();
+	list_for_each_entry_safe(job, tmp, done, link) {
+		list_del_init(&job->link);
+		simgpu_ctx_fold(eng->sdev, job->queue->ctx);
+		/* The job can be freed as soon as its fence signalled */
+		dma_fence_signal(&job->hw_fence->base);
+	}
+	dma_fence_end_signalling(cookie);
+}
+
+static void simgpu_engine_irq(struct simgpu_engine *eng, u32 reason)
+{
+	unsigned long flags;
+	LIST_HEAD(done);
+
+	spin_lock_irqsave(&eng->lock, flags);
+	engine_collect(eng, &done);
+	spin_unlock_irqrestore(&eng->lock, flags);
+
+	engine_signal(eng, &done);
+}
+
+/**
+ * simgpu_irq_handler - the device's interrupt handler
+ * @data: the &struct simgpu_device
+ *
+ * Acknowledges the pending engines and completes their finished jobs. Runs
+ * in hard interrupt context.
+ */
+void simgpu_irq_handler(void *data)
+{
+	struct simgpu_device *sdev = data;
+	u64 pending;
+
+	pending = simgpu_read32(sdev, SIMGPU_REG_IRQ_STATUS) |
+		  (u64)simgpu_read32(sdev, SIMGPU_REG_IRQ_STATUS_HI) << 32;
+
+	while (pending) {
+		unsigned int id = __ffs64(pending);
+		u32 reg = SIMGPU_ENGINE_BASE(id) + RING_IRQ_REASON;
+		u32 reason = simgpu_read32(sdev, reg);
+		struct simgpu_engine *eng;
+
+		pending &= ~BIT_ULL(id);
+		simgpu_write32(sdev, reg, reason);
+
+		eng = id < SIMGPU_MAX_ENGINES ? sdev->engine_by_hw_id[id] : NULL;
+		if (eng && reason)
+			simgpu_engine_irq(eng, reason);
+	}
+}
+
+static struct dma_fence *simgpu_run_job(struct drm_sched_job *sched_job)
+{
+	struct simgpu_job *job = to_simgpu_job(sched_job);
+	struct simgpu_queue *queue = job->queue;
+	struct simgpu_engine *eng = queue->engine;
+	struct dma_fence *finished = &sched_job->s_fence->finished;
+	u64 ctx_addr, batch_addr;
+	unsigned long flags;
+
+	/* Cancelled by the scheduler, or the queue was banned meanwhile */
+	if (unlikely(finished->error))
+		return NULL;
+	if (unlikely(simgpu_queue_banned(queue))) {
+		dma_fence_set_error(finished, -ECANCELED);
+		return NULL;
+	}
+
+	simgpu_fence_init(job->hw_fence, &eng->fence_lock,
+			  queue->fence_context, job->seqno);
+	job->hw_fence_armed = true;
+
+	ctx_addr = simgpu_ctx_submit(queue->ctx, job->seqno);
+	batch_addr = virt_to_phys(job->batch);
+
+	spin_lock_irqsave(&eng->lock, flags);
+	list_add_tail(&job->link, &eng->inflight);
+	engine_write(eng, RING_SUBMIT_CTX_LO, lower_32_bits(ctx_addr));
+	engine_write(eng, RING_SUBMIT_CTX_HI, upper_32_bits(ctx_addr));
+	engine_write(eng, RING_SUBMIT_BATCH_LO, lower_32_bits(batch_addr));
+	engine_write(eng, RING_SUBMIT_BATCH_HI, upper_32_bits(batch_addr));
+	engine_write(eng, RING_SUBMIT_SEQNO, job->seqno);
+	engine_write(eng, RING_SUBMIT, 1);
+	spin_unlock_irqrestore(&eng->lock, flags);
+
+	/* One reference for the job, one returned to the scheduler */
+	return dma_fence_get(&job->hw_fence->base);
+}
+
+/* Reset a hung engine; called with eng->lock held */
+static void engine_reset_locked(struct simgpu_engine *eng,
+				struct list_head *done)
+{
+	u32 cur = engine_read(eng, RING_CURRENT_CTX);
+	struct simgpu_job *job, *hung;
+	struct simgpu_queue *guilty;
+
+	hung = list_first_entry(&eng->inflight, struct simgpu_job, link);
+	list_for_each_entry(job, &eng->inflight, link) {
+		if (job->queue->ctx->id == cur) {
+			hung = job;
+			break;
+		}
+	}
+	guilty = hung->queue;
+	atomic_set(&guilty->guilty, 1);
+
+	drm_dbg(&eng->sdev->drm, "%s: hung on context %u seqno %u, resetting\n",
+		eng->name, guilty->ctx->id, hung->seqno);
+
+	list_for_each_entry(job, &eng->inflight, link) {
+		if (job->queue != guilty)
+			continue;
+		if (job == hung) {
+			dma_fence_set_error(&job->hw_fence->base, -ETIMEDOUT);
+		} else {
+			/* Still in the FIFO: make it a no-op */
+			WRITE_ONCE(job->batch[0], SIMGPU_CMD_END);
+			dma_fence_set_error(&job->hw_fence->base, -ECANCELED);
+		}
+	}
+	/* The batches are in memory before the engine goes on */
+	wmb();
+
+	/* The aborted batch never writes its seqno */
+	list_move_tail(&hung->link, done);
+	engine_write(eng, RING_RESET, 1);
+	atomic_inc(&eng->resets);
+}
+
+static enum drm_gpu_sched_stat
+simgpu_timedout_job(struct drm_sched_job *sched_job)
+{
+	struct simgpu_job *bad = to_simgpu_job(sched_job);
+	struct simgpu_engine *eng = bad->queue->engine;
+	struct drm_gpu_scheduler *sched = &eng->sched;
+	struct simgpu_job *job, *tmp;
+	unsigned long flags;
+	LIST_HEAD(done);
+	u32 status;
+
+	/*
+	 * The scheduler took the job off its pending list so that it cannot
+	 * be freed under us. It completes through its hardware fence like all
+	 * others, put it back at the head, where it was.
+	 */
+	spin_lock(&sched->job_list_lock);
+	list_add(&sched_job->list, &sched->pending_list);
+	spin_unlock(&sched->job_list_lock);
+
+	spin_lock_irqsave(&eng->lock, flags);
+	engine_collect(eng, &done);
+	status = engine_read(eng, RING_STATUS);
+	if (list_empty(&eng->inflight)) {
+		/* Everything completed meanwhile */
+	} else if (status & (RING_STATUS_HUNG | RING_STATUS_ERROR)) {
+		engine_reset_locked(eng, &done);
+	} else if (!(status & RING_STATUS_BUSY) &&
+		   engine_read(eng, RING_SUBMIT_FREE) == RING_SUBMIT_FIFO_DEPTH) {
+		/* Idle with jobs in flight: their descriptors were dropped */
+		drm_err(&eng->sdev->drm, "%s: lost jobs\n", eng->name);
+		list_for_each_entry_safe(job, tmp, &eng->inflight, link) {
+			dma_fence_set_error(&job->hw_fence->base, -EIO);
+			list_move_tail(&job->link, &done);
+		}
+	}
+	/* else: the engine is making progress, give it more time */
+	spin_unlock_irqrestore(&eng->lock, flags);
+
+	engine_signal(eng, &done);
+
+	/*
+	 * Kick the scheduler's free worker in case the job completed while
+	 * it was off the pending list, where the worker did not see it.
+	 */
+	drm_sched_wqueue_start(sched);
+
+	return DRM_GPU_SCHED_STAT_NOMINAL;
+}
+
+static void simgpu_free_job(struct drm_sched_job *sched_job)
+{
+	struct simgpu_job *job = to_simgpu_job(sched_job);
+
+	drm_sched_job_cleanup(sched_job);
+	simgpu_job_free(job);
+}
+
+static const struct drm_sched_backend_ops simgpu_sched_ops = {
+	.run_job = simgpu_run_job,
+	.timedout_job = simgpu_timedout_job,
+	.free_job = simgpu_free_job,
+};
+
+/**
+ * simgpu_engine_get - find the engine for an exec queue
+ * @sdev: the device
+ * @class: the engine class, below %DRM_SIMGPU_ENGINE_CLASS_COUNT
+ * @instance: the instance, or %DRM_SIMGPU_ENGINE_INSTANCE_ANY for the
+ *	engine of @class with the fewest exec queues
+ *
+ * Returns: the engine, or NULL if the device has no such engine.
+ */
+struct simgpu_engine *simgpu_engine_get(struct simgpu_device *sdev,
+					unsigned int class,
+					unsigned int instance)
+{
+	struct simgpu_engine *best = NULL;
+	unsigned int i;
+
+	if (instance != DRM_SIMGPU_ENGINE_INSTANCE_ANY) {
+		if (instance >= SIMGPU_MAX_INSTANCES)
+			return NULL;
+		return sdev->engine_by_hw_id[SIMGPU_HW_ENGINE_ID(class,
+								 instance)];
+	}
+
+	for (i = 0; i < sdev->num_engines; i++) {
+		struct simgpu_engine *eng = sdev->engines[i];
+
+		if (eng->class != class)
+			continue;
+		if (!best || atomic_read(&eng->num_queues) <
+			     atomic_read(&best->num_queues))
+			best = eng;
+	}
+
+	return best;
+}
+
+static void simgpu_engines_fini(struct drm_device *drm, void *arg)
+{
+	struct simgpu_device *sdev = arg;
+	unsigned int i;
+
+	simgpu_write32(sdev, SIMGPU_REG_IRQ_ENABLE, 0);
+	for (i = 0; i < sdev->num_engines; i++) {
+		struct simgpu_engine *eng = sdev->engines[i];
+
+		drm_WARN_ON(drm, !list_empty(&eng->inflight));
+		drm_sched_fini(&eng->sched);
+		WRITE_ONCE(sdev->engine_by_hw_id[eng->hw_id], NULL);
+	}
+}
+
+/**
+ * simgpu_engines_init - discover the engines and start their schedulers
+ * @sdev: the device, whose hardware is ready
+ *
+ * Reads SIMGPU_REG_ENGINE_FUSE() of each class and fills
+ * &simgpu_device.engines, &simgpu_device.engine_by_hw_id and
+ * &simgpu_device.engines_per_class.
+ *
+ * Returns: 0 or a negative error code.
+ */
+int simgpu_engines_init(struct simgpu_device *sdev)
+{
+	struct drm_device *drm = &sdev->drm;
+	u32 fuse[DRM_SIMGPU_ENGINE_CLASS_COUNT];
+	struct simgpu_engine *pool;
+	unsigned int class, inst, count = 0;
+	int ret;
+
+	for (class = 0; class < DRM_SIMGPU_ENGINE_CLASS_COUNT; class++) {
+		fuse[class] = simgpu_read32(sdev, SIMGPU_REG_ENGINE_FUSE(class)) &
+			      GENMASK(SIMGPU_MAX_INSTANCES - 1, 0);
+		count += hweight32(fuse[class]);
+	}
+	if (!count) {
+		drm_err(drm, "no engines\n");
+		return -ENODEV;
+	}
+
+	/* Allocated before the fini action, so freed after it ran */
+	pool = drmm_kcalloc(drm, count, sizeof(*pool), GFP_KERNEL);
+	if (!pool)
+		return -ENOMEM;
+	ret = drmm_add_action(drm, simgpu_engines_fini, sdev);
+	if (ret)
+		return ret;
+
+	for (class = 0; class < DRM_SIMGPU_ENGINE_CLASS_COUNT; class++) {
+		for (inst = 0; inst < SIMGPU_MAX_INSTANCES; inst++) {
+			struct drm_sched_init_args args = {
+				.ops = &simgpu_sched_ops,
+				.num_rqs = DRM_SCHED_PRIORITY_COUNT,
+				.credit_limit = RING_SUBMIT_FIFO_DEPTH,
+				.timeout = msecs_to_jiffies(sdev->job_timeout_ms),
+				.dev = drm->dev,
+			};
+			struct simgpu_engine *eng;
+
+			if (!(fuse[class] & BIT(inst)))
+				continue;
+
+			eng = &pool[sdev->num_engines];
+			args.name = eng->name;
+			eng->sdev = sdev;
+			eng->class = class;
+			eng->instance = inst;
+			eng->hw_id = SIMGPU_HW_ENGINE_ID(class, inst);
+			eng->base = SIMGPU_ENGINE_BASE(eng->hw_id);
+			snprintf(eng->name, sizeof(eng->name), "%s%u",
+				 simgpu_class_names[class], inst);
+			spin_lock_init(&eng->lock);
+			spin_lock_init(&eng->fence_lock);
+			INIT_LIST_HEAD(&eng->inflight);
+
+			ret = drm_sched_init(&eng->sched, &args);
+			if (ret) {
+				drm_err(drm, "%s: scheduler init failed: %d\n",
+					eng->name, ret);
+				return ret;
+			}
+
+			sdev->engines[sdev->num_engines++] = eng;
+			sdev->engines_per_class[class]++;
+			WRITE_ONCE(sdev->engine_by_hw_id[eng->hw_id], eng);
+		}
+	}
+
+	return 0;
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (c) 2026 The simgpu authors
+ */
+#ifndef _SIMGPU_ENGINE_H_
+#define _SIMGPU_ENGINE_H_
+
+#include <linux/atomic.h>
+#include <linux/list.h>
+#include <linux/spinlock.h>
+
+#include <drm/gpu_scheduler.h>
+
+struct simgpu_device;
+
+/**
+ * struct simgpu_engine - the driver side of one hardware engine
+ * @sdev: the device
+ * @class: the &enum drm_simgpu_engine_class
+ * @instance: the instance number within the class, as fused
+ * @hw_id: SIMGPU_HW_ENGINE_ID() of the engine
+ * @base: offset of the engine's register block
+ * @name: e.g. "rcs0", for the scheduler and messages
+ * @sched: the scheduler feeding the engine's submission port; one entity
+ *	per exec queue
+ * @lock: serialises the submission port and the reset; protects @inflight.
+ *	Taken from hard interrupt context.
+ * @fence_lock: lock of the hardware fences of the jobs run on the engine
+ * @inflight: jobs written to the submission port and not yet signalled, in
+ *	submission order, &simgpu_job.link; protected by @lock
+ * @num_queues: number of exec queues placed on the engine, for the
+ *	least-loaded placement of DRM_SIMGPU_ENGINE_INSTANCE_ANY
+ * @resets: number of engine resets done, for debugging and tests
+ */
+struct simgpu_engine {
+	struct simgpu_device *sdev;
+	u8 class;
+	u8 instance;
+	u8 hw_id;
+	u32 base;
+	char name[8];
+	struct drm_gpu_scheduler sched;
+	spinlock_t lock;	/* the port, @inflight; irq-safe */
+	spinlock_t fence_lock;	/* the hardware fences */
+	struct list_head inflight;	/* protected by @lock */
+	atomic_t num_queues;
+	atomic_t resets;
+};
+
+int simgpu_engines_init(struct simgpu_device *sdev);
+struct simgpu_engine *simgpu_engine_get(struct simgpu_device *sdev,
+					unsigned int class,
+					unsigned int instance);
+void simgpu_irq_handler(void *data);
+
+#endif /* _SIMGPU_ENGINE_H_ */

@@ -1,0 +1,469 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The simgpu authors
+ */
+
+#include <linux/dma-resv.h>
+#include <linux/fs.h>
+#include <linux/jiffies.h>
+#include <linux/ktime.h>
+#include <linux/sched.h>
+#include <linux/shmem_fs.h>
+#include <linux/shrinker.h>
+
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_managed.h>
+#include <drm/drm_vma_manager.h>
+
+#include "simgpu_drv.h"
+#include "simgpu_gem.h"
+
+/**
+ * DOC: simgpu buffer objects
+ *
+ * Buffers are shmem-backed GEM objects in one of two regions. System
+ * memory ("memory") is ordinary pageable shmem, resident while it has
+ * pages, and can be marked purgeable with DRM_IOCTL_SIMGPU_GEM_MADVISE.
+ * VRAM0 ("vram0") simulates the device's local memory: its buffers are
+ * shmem-backed as well but every byte is reserved against the size the
+ * device reports in SIMGPU_REG_VRAM_SIZE_LO/HI, so allocation fails with
+ * -ENOSPC when the local memory is full, and the reservation is released
+ * when the buffer is freed. A VRAM0 buffer counts as resident for its whole
+ * life, as it occupies local memory; a system buffer for the pages of its
+ * shmem file that are in RAM.
+ *
+ * System buffers marked DONTNEED are purgeable: the device's shrinker
+ * discards the contents of those that are idle, not mapped, pinned or
+ * exported when the kernel needs memory. A purged buffer reports retained
+ * 0 on its next madvise and can no longer be used; its mappings fault.
+ */
+
+static void simgpu_bo_free(struct drm_gem_object *obj)
+{
+	struct simgpu_device *sdev = to_simgpu_device(obj->dev);
+	struct simgpu_bo *bo = to_simgpu_bo(obj);
+
+	mutex_lock(&sdev->purge_lock);
+	list_del_init(&bo->base.madv_list);
+	mutex_unlock(&sdev->purge_lock);
+
+	switch (bo->region) {
+	case DRM_SIMGPU_REGION_SYSTEM:
+		atomic64_sub(obj->size, &sdev->sys_used);
+		break;
+	case DRM_SIMGPU_REGION_VRAM0:
+		atomic64_sub(obj->size, &sdev->vram_used);
+		break;
+	default:
+		break;
+	}
+	drm_gem_shmem_free(&bo->base);
+}
+
+/*
+ * Bytes of the buffer in memory: all of a VRAM0 buffer, the pages of a
+ * system buffer's shmem file that are in RAM (not swapped out or purged,
+ * whether mapped right now or not). Called under the file's table_lock:
+ * lockless snapshots.
+ */
+static size_t simgpu_bo_rss(struct drm_gem_object *obj)
+{
+	struct simgpu_bo *bo = to_simgpu_bo(obj);
+
+	if (bo->region == DRM_SIMGPU_REGION_VRAM0)
+		return obj->size;
+	if (!obj->filp)
+		return 0;
+
+	return (size_t)READ_ONCE(obj->filp->f_mapping->nrpages) << PAGE_SHIFT;
+}
+
+static enum drm_gem_object_status simgpu_bo_status(struct drm_gem_object *obj)
+{
+	struct simgpu_bo *bo = to_simgpu_bo(obj);
+	enum drm_gem_object_status status = 0;
+
+	if (simgpu_bo_rss(obj))
+		status |= DRM_GEM_OBJECT_RESIDENT;
+	if ((status & DRM_GEM_OBJECT_RESIDENT) &&
+	    READ_ONCE(bo->base.madv) == DRM_SIMGPU_MADV_DONTNEED)
+		status |= DRM_GEM_OBJECT_PURGEABLE;
+
+	return status;
+}
+
+static const struct drm_gem_object_funcs simgpu_gem_funcs = {
+	.free = simgpu_bo_free,
+	.print_info = drm_gem_shmem_object_print_info,
+	.pin = drm_gem_shmem_object_pin,
+	.unpin = drm_gem_shmem_object_unpin,
+	.get_sg_table = drm_gem_shmem_object_get_sg_table,
+	.vmap = drm_gem_shmem_object_vmap,
+	.vunmap = drm_gem_shmem_object_vunmap,
+	.mmap = drm_gem_shmem_object_mmap,
+	.status = simgpu_bo_status,
+	.rss = simgpu_bo_rss,
+	.vm_ops = &drm_gem_shmem_vm_ops,
+};
+
+/**
+ * simgpu_gem_create_object - the &drm_driver.gem_create_object hook
+ * @drm: the DRM device
+ * @size: size of the object
+ *
+ * Allocates a &struct simgpu_bo for the shmem helpers, both for buffers
+ * created by the driver and for imported ones.
+ *
+ * Returns: the GEM object embedded in the new buffer or an ERR_PTR().
+ */
+struct drm_gem_object *simgpu_gem_create_object(struct drm_device *drm,
+						size_t size)
+{
+	struct simgpu_bo *bo;
+
+	bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+	if (!bo)
+		return ERR_PTR(-ENOMEM);
+
+	bo->region = DRM_SIMGPU_REGION_COUNT;
+	bo->base.base.funcs = &simgpu_gem_funcs;
+
+	return &bo->base.base;
+}
+
+/**
+ * simgpu_gem_is_native - whether a GEM object is a simgpu buffer
+ * @obj: the object
+ *
+ * Returns: true for buffers created by this driver (including ones
+ * exported and imported back), false for buffers imported from other
+ * devices.
+ */
+bool simgpu_gem_is_native(struct drm_gem_object *obj)
+{
+	return obj->funcs == &simgpu_gem_funcs && !obj->import_attach;
+}
+
+/**
+ * simgpu_gem_region - the memory region of a buffer, for fdinfo
+ * @obj: the object
+ *
+ * Returns: the region the buffer was allocated in, or
+ * %DRM_SIMGPU_REGION_COUNT for buffers imported from other devices.
+ */
+enum drm_simgpu_region simgpu_gem_region(struct drm_gem_object *obj)
+{
+	if (!simgpu_gem_is_native(obj))
+		return DRM_SIMGPU_REGION_COUNT;
+
+	return to_simgpu_bo(obj)->region;
+}
+
+/* Whether the shrinker can discard the buffer; its resv lock is held */
+static bool simgpu_bo_purgeable(struct simgpu_bo *bo)
+{
+	struct drm_gem_object *obj = &bo->base.base;
+
+	/* Without pages: not mapped, pinned by a job or vmapped */
+	return bo->base.madv == DRM_SIMGPU_MADV_DONTNEED && !bo->base.pages &&
+	       !obj->dma_buf && !obj->import_attach &&
+	       dma_resv_test_signaled(obj->resv, DMA_RESV_USAGE_BOOKKEEP);
+}
+
+static void simgpu_bo_purge(struct simgpu_bo *bo)
+{
+	struct drm_gem_object *obj = &bo->base.base;
+	struct inode *inode = file_inode(obj->filp);
+
+	bo->base.madv = -1;
+	drm_vma_node_unmap(&obj->vma_node, obj->dev->anon_inode->i_mapping);
+	drm_gem_free_mmap_offset(obj);
+	shmem_truncate_range(inode, 0, (loff_t)-1);
+	invalidate_mapping_pages(inode->i_mapping, 0, (loff_t)-1);
+}
+
+static unsigned long simgpu_shrinker_count(struct shrinker *shrinker,
+					   struct shrink_control *sc)
+{
+	struct simgpu_device *sdev = shrinker->private_data;
+	struct drm_gem_shmem_object *shmem;
+	unsigned long count = 0;
+
+	if (!mutex_trylock(&sdev->purge_lock))
+		return 0;
+	list_for_each_entry(shmem, &sdev->purge_list, madv_list)
+		count += shmem->base.size >> PAGE_SHIFT;
+	mutex_unlock(&sdev->purge_lock);
+
+	return count ?: SHRINK_EMPTY;
+}
+
+static unsigned long simgpu_shrinker_scan(struct shrinker *shrinker,
+					  struct shrink_control *sc)
+{
+	struct simgpu_device *sdev = shrinker->private_data;
+	struct drm_gem_shmem_object *shmem, *tmp;
+	unsigned long freed = 0;
+
+	if (!mutex_trylock(&sdev->purge_lock))
+		return SHRINK_STOP;
+
+	list_for_each_entry_safe(shmem, tmp, &sdev->purge_list, madv_list) {
+		struct simgpu_bo *bo = container_of(shmem, struct simgpu_bo,
+						    base);
+
+		if (freed >= sc->nr_to_scan)
+			break;
+		/* A buffer being freed waits for purge_lock: still valid */
+		if (!dma_resv_trylock(shmem->base.resv))
+			continue;
+		if (simgpu_bo_purgeable(bo)) {
+			simgpu_bo_purge(bo);
+			freed += shmem->base.size >> PAGE_SHIFT;
+			list_del_init(&shmem->madv_list);
+		}
+		dma_resv_unlock(shmem->base.resv);
+	}
+	mutex_unlock(&sdev->purge_lock);
+
+	return freed ?: SHRINK_STOP;
+}
+
+static void simgpu_gem_fini(struct drm_device *drm, void *arg)
+{
+	struct simgpu_device *sdev = arg;
+
+	shrinker_free(sdev->shrinker);
+}
+
+/**
+ * simgpu_gem_init - set up buffer management of a device
+ * @sdev: the device
+ *
+ * Registers the shrinker that purges DONTNEED system buffers.
+ *
+ * Returns: 0 or a negative error code.
+ */
+int simgpu_gem_init(struct simgpu_device *sdev)
+{
+	struct drm_device *drm = &sdev->drm;
+	int ret;
+
+	ret = drmm_mutex_init(drm, &sdev->purge_lock);
+	if (ret)
+		return ret;
+	INIT_LIST_HEAD(&sdev->purge_list);
+
+	sdev->shrinker = shrinker_alloc(0, "drm-simgpu:%s",
+					dev_name(drm->dev));
+	if (!sdev->shrinker)
+		return -ENOMEM;
+	sdev->shrinker->count_objects = simgpu_shrinker_count;
+	sdev->shrinker->scan_objects = simgpu_shrinker_scan;
+	sdev->shrinker->private_data = sdev;
+	shrinker_register(sdev->shrinker);
+
+	return drmm_add_action_or_reset(drm, simgpu_gem_fini, sdev);
+}
+
+/* Reserve @size bytes of local memory, never going above its size. */
+static int simgpu_vram_reserve(struct simgpu_device *sdev, u64 size)
+{
+	s64 used = atomic64_read(&sdev->vram_used);
+
+	do {
+		if (size > sdev->vram_size - used)
+			return -ENOSPC;
+	} while (!atomic64_try_cmpxchg(&sdev->vram_used, &used, used + size));
+
+	return 0;
+}
+
+/**
+ * simgpu_ioctl_gem_create - DRM_IOCTL_SIMGPU_GEM_CREATE
+ * @drm: the DRM device
+ * @data: a &struct drm_simgpu_gem_create
+ * @file: the client
+ *
+ * Returns: 0, -EINVAL for a bad argument, -ENOSPC when VRAM0 is full, or
+ * another negative error code.
+ */
+int simgpu_ioctl_gem_create(struct drm_device *drm, void *data,
+			    struct drm_file *file)
+{
+	struct simgpu_device *sdev = to_simgpu_device(drm);
+	struct drm_simgpu_gem_create *args = data;
+	struct drm_gem_shmem_object *shmem;
+	struct simgpu_bo *bo;
+	u64 size;
+	int ret;
+
+	if (args->flags || args->pad)
+		return -EINVAL;
+	if (!args->size || args->region >= DRM_SIMGPU_REGION_COUNT)
+		return -EINVAL;
+	/* shmem files are limited to MAX_LFS_FILESIZE */
+	if (args->size > MAX_LFS_FILESIZE - PAGE_SIZE)
+		return -EINVAL;
+	size = PAGE_ALIGN(args->size);
+
+	if (args->region == DRM_SIMGPU_REGION_VRAM0) {
+		ret = simgpu_vram_reserve(sdev, size);
+		if (ret)
+			return ret;
+	}
+
+	shmem = drm_gem_shmem_create(drm, size);
+	if (IS_ERR(shmem)) {
+		if (args->region == DRM_SIMGPU_REGION_VRAM0)
+			atomic64_sub(size, &sdev->vram_used);
+		return PTR_ERR(shmem);
+	}
+
+	/* From here on the free callback returns the reservation */
+	bo = to_simgpu_bo(&shmem->base);
+	bo->region = args->region;
+	if (bo->region == DRM_SIMGPU_REGION_SYSTEM)
+		atomic64_add(size, &sdev->sys_used);
+
+	ret = drm_gem_handle_create(file, &shmem->base, &args->handle);
+	drm_gem_object_put(&shmem->base);
+
+	return ret;
+}
+
+/**
+ * simgpu_ioctl_gem_mmap_offset - DRM_IOCTL_SIMGPU_GEM_MMAP_OFFSET
+ * @drm: the DRM device
+ * @data: a &struct drm_simgpu_gem_mmap_offset
+ * @file: the client
+ *
+ * Returns: 0, -EINVAL for non-zero flags, -ENOENT for an unknown handle.
+ */
+int simgpu_ioctl_gem_mmap_offset(struct drm_device *drm, void *data,
+				 struct drm_file *file)
+{
+	struct drm_simgpu_gem_mmap_offset *args = data;
+	struct drm_gem_object *obj;
+	int ret;
+
+	if (args->flags)
+		return -EINVAL;
+
+	obj = drm_gem_object_lookup(file, args->handle);
+	if (!obj)
+		return -ENOENT;
+
+	ret = drm_gem_create_mmap_offset(obj);
+	if (!ret)
+		args->offset = drm_vma_node_offset_addr(&obj->vma_node);
+	drm_gem_object_put(obj);
+
+	return ret;
+}
+
+/**
+ * simgpu_ioctl_gem_madvise - DRM_IOCTL_SIMGPU_GEM_MADVISE
+ * @drm: the DRM device
+ * @data: a &struct drm_simgpu_gem_madvise
+ * @file: the client
+ *
+ * Marks a system memory buffer purgeable (DONTNEED) or needed again
+ * (WILLNEED). A purgeable buffer that has pages is reported as such in
+ * fdinfo. @retained is 0 once the shrinker purged the buffer.
+ *
+ * Returns: 0, -EINVAL for a bad argument or a buffer not in system memory,
+ * -ENOENT for an unknown handle.
+ */
+int simgpu_ioctl_gem_madvise(struct drm_device *drm, void *data,
+			     struct drm_file *file)
+{
+	struct simgpu_device *sdev = to_simgpu_device(drm);
+	struct drm_simgpu_gem_madvise *args = data;
+	struct drm_gem_shmem_object *shmem;
+	struct drm_gem_object *obj;
+	int ret;
+
+	if (args->pad)
+		return -EINVAL;
+	if (args->madv != DRM_SIMGPU_MADV_WILLNEED &&
+	    args->madv != DRM_SIMGPU_MADV_DONTNEED)
+		return -EINVAL;
+
+	obj = drm_gem_object_lookup(file, args->handle);
+	if (!obj)
+		return -ENOENT;
+
+	if (simgpu_gem_region(obj) != DRM_SIMGPU_REGION_SYSTEM) {
+		ret = -EINVAL;
+		goto out;
+	}
+
+	ret = dma_resv_lock_interruptible(obj->resv, NULL);
+	if (ret)
+		goto out;
+	shmem = to_drm_gem_shmem_obj(obj);
+	args->retained = drm_gem_shmem_madvise(shmem, args->madv);
+	mutex_lock(&sdev->purge_lock);
+	if (args->retained && args->madv == DRM_SIMGPU_MADV_DONTNEED)
+		list_move_tail(&shmem->madv_list, &sdev->purge_list);
+	else
+		list_del_init(&shmem->madv_list);
+	mutex_unlock(&sdev->purge_lock);
+	dma_resv_unlock(obj->resv);
+
+out:
+	drm_gem_object_put(obj);
+	return ret;
+}
+
+/* Relative jiffies until the absolute CLOCK_MONOTONIC time @timeout_ns */
+static unsigned long simgpu_timeout_to_jiffies(s64 timeout_ns)
+{
+	s64 now = ktime_get_ns();
+	u64 j;
+
+	if (timeout_ns <= now)
+		return 0;
+
+	j = nsecs_to_jiffies64(timeout_ns - now) + 1;
+
+	return min_t(u64, j, MAX_SCHEDULE_TIMEOUT);
+}
+
+/**
+ * simgpu_ioctl_wait_bo - DRM_IOCTL_SIMGPU_WAIT_BO
+ * @drm: the DRM device
+ * @data: a &struct drm_simgpu_wait_bo
+ * @file: the client
+ *
+ * Returns: 0 once the buffer is idle, -ETIME when the timeout passed
+ * first, -EINVAL for a bad argument, -ENOENT for an unknown handle,
+ * -ERESTARTSYS when interrupted.
+ */
+int simgpu_ioctl_wait_bo(struct drm_device *drm, void *data,
+			 struct drm_file *file)
+{
+	struct drm_simgpu_wait_bo *args = data;
+	struct drm_gem_object *obj;
+	long ret;
+
+	if (args->pad)
+		return -EINVAL;
+
+	obj = drm_gem_object_lookup(file, args->handle);
+	if (!obj)
+		return -ENOENT;
+
+	ret = dma_resv_wait_timeout(obj->resv, DMA_RESV_USAGE_READ, true,
+				    simgpu_timeout_to_jiffies(args->timeout_ns));
+	if (!ret)
+		ret = -ETIME;
+	else if (ret > 0)
+		ret = 0;
+
+	drm_gem_object_put(obj);
+
+	return ret;
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (c) 2026 The simgpu authors
+ */
+#ifndef _SIMGPU_GEM_H_
+#define _SIMGPU_GEM_H_
+
+#include <drm/drm_gem_shmem_helper.h>
+
+#include <uapi/drm/simgpu_drm.h>
+
+struct drm_device;
+struct drm_file;
+
+/**
+ * struct simgpu_bo - a simgpu buffer object
+ * @base: the shmem object; VRAM0 buffers are shmem backed too
+ * @region: where the buffer was allocated, %DRM_SIMGPU_REGION_COUNT for
+ *	buffers imported from other devices and until the buffer is
+ *	accounted to a region; set once at creation
+ */
+struct simgpu_bo {
+	struct drm_gem_shmem_object base;
+	enum drm_simgpu_region region;
+};
+
+static inline struct simgpu_bo *to_simgpu_bo(struct drm_gem_object *obj)
+{
+	return container_of(to_drm_gem_shmem_obj(obj), struct simgpu_bo, base);
+}
+
+struct simgpu_device;
+
+int simgpu_gem_init(struct simgpu_device *sdev);
+struct drm_gem_object *simgpu_gem_create_object(struct drm_device *drm,
+						size_t size);
+bool simgpu_gem_is_native(struct drm_gem_object *obj);
+enum drm_simgpu_region simgpu_gem_region(struct drm_gem_object *obj);
+
+int simgpu_ioctl_gem_create(struct drm_device *drm, void *data,
+			    struct drm_file *file);
+int simgpu_ioctl_gem_mmap_offset(struct drm_device *drm, void *data,
+				 struct drm_file *file);
+int simgpu_ioctl_gem_madvise(struct drm_device *drm, void *data,
+			     struct drm_file *file);
+int simgpu_ioctl_wait_bo(struct drm_device *drm, void *data,
+			 struct drm_file *file);
+
+#endif /* _SIMGPU_GEM_H_ */

@@ -1,0 +1,420 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The simgpu authors
+ */
+
+#include <linux/dma-resv.h>
+#include <linux/io.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/ww_mutex.h>
+
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_gem_shmem_helper.h>
+#include <drm/drm_syncobj.h>
+
+#include "simgpu_drv.h"
+#include "simgpu_fence.h"
+#include "simgpu_gem.h"
+#include "simgpu_job.h"
+#include "simgpu_queue.h"
+
+/**
+ * DOC: simgpu jobs
+ *
+ * DRM_IOCTL_SIMGPU_SUBMIT validates the uAPI commands, pins the pages of
+ * the buffers they write and translates them into a hardware batch (with
+ * physical addresses) before the job is armed, so that nothing can fail or
+ * allocate once it is pushed: the hardware fence is preallocated too. The
+ * job's finished fence goes into the reservation object of every buffer
+ * it writes or names in bo_handles, and into the out syncobj.
+ */
+
+/* Limits on the arrays of a submission, beyond which it is -EINVAL */
+#define SIMGPU_MAX_BO_HANDLES	1024
+#define SIMGPU_MAX_IN_SYNCS	256
+
+/**
+ * simgpu_job_free - free a job and drop what it references
+ * @job: the job, either never pushed or done with (free_job)
+ *
+ * The caller ran drm_sched_job_cleanup() if drm_sched_job_init() succeeded.
+ */
+void simgpu_job_free(struct simgpu_job *job)
+{
+	unsigned int i;
+
+	for (i = 0; i < job->num_pinned; i++)
+		drm_gem_shmem_unpin(to_drm_gem_shmem_obj(job->bos[i]));
+	for (i = 0; i < job->num_bos; i++)
+		drm_gem_object_put(job->bos[i]);
+	kvfree(job->bos);
+	if (job->hw_fence_armed)
+		dma_fence_put(&job->hw_fence->base);
+	else
+		kfree(job->hw_fence);
+	kfree(job->batch);
+	if (job->queue)
+		simgpu_queue_put(job->queue);
+	kfree(job);
+}
+
+/* Add @obj to the job's buffers unless it is there; consumes the reference */
+static void job_add_bo(struct simgpu_job *job, struct drm_gem_object *obj)
+{
+	unsigned int i;
+
+	for (i = 0; i < job->num_bos; i++) {
+		if (job->bos[i] == obj) {
+			drm_gem_object_put(obj);
+			return;
+		}
+	}
+	job->bos[job->num_bos++] = obj;
+}
+
+/*
+ * Check the commands and look up the buffers they write, into @objs (one
+ * entry per command, referenced through the job's buffer list).
+ */
+static int job_check_cmds(struct simgpu_job *job, struct drm_file *file,
+			  const struct drm_simgpu_cmd *cmds, u32 num_cmds,
+			  struct drm_gem_object **objs)
+{
+	u32 i;
+
+	for (i = 0; i < num_cmds; i++) {
+		const struct drm_simgpu_cmd *cmd = &cmds[i];
+		struct drm_gem_object *obj;
+
+		switch (cmd->op) {
+		case DRM_SIMGPU_CMD_BUSY:
+			if (cmd->handle || cmd->offset ||
+			    cmd->value > NSEC_PER_SEC)
+				return -EINVAL;
+			break;
+		case DRM_SIMGPU_CMD_HANG:
+			if (cmd->handle || cmd->offset || cmd->value)
+				return -EINVAL;
+			break;
+		case DRM_SIMGPU_CMD_WRITE:
+			if (cmd->offset & 3)
+				return -EINVAL;
+			obj = drm_gem_object_lookup(file, cmd->handle);
+			if (!obj)
+				return -ENOENT;
+			/* Not a foreign or purged buffer */
+			if (!simgpu_gem_is_native(obj) ||
+			    to_drm_gem_shmem_obj(obj)->madv < 0 ||
+			    cmd->offset > obj->size - sizeof(u32)) {
+				drm_gem_object_put(obj);
+				return -EINVAL;
+			}
+			objs[i] = obj;
+			job_add_bo(job, obj);
+			break;
+		default:
+			return -EINVAL;
+		}
+	}
+
+	return 0;
+}
+
+/* Translate the checked commands into the hardware batch */
+static void job_build_batch(struct simgpu_job *job,
+			    const struct drm_simgpu_cmd *cmds, u32 num_cmds,
+			    struct drm_gem_object **objs)
+{
+	u32 *batch = job->batch;
+	unsigned int w = 0;
+	u32 i;
+
+	for (i = 0; i < num_cmds; i++) {
+		const struct drm_simgpu_cmd *cmd = &cmds[i];
+		struct drm_gem_shmem_object *shmem;
+		phys_addr_t addr;
+
+		switch (cmd->op) {
+		case DRM_SIMGPU_CMD_BUSY:
+			batch[w++] = SIMGPU_CMD_BUSY;
+			batch[w++] = lower_32_bits(cmd->value);
+			batch[w++] = upper_32_bits(cmd->value);
+			break;
+		case DRM_SIMGPU_CMD_HANG:
+			batch[w++] = SIMGPU_CMD_HANG;
+			break;
+		case DRM_SIMGPU_CMD_WRITE:
+			/* Pinned: the pages cannot go away */
+			shmem = to_drm_gem_shmem_obj(objs[i]);
+			addr = page_to_phys(shmem->pages[cmd->offset >> PAGE_SHIFT]) +
+			       offset_in_page(cmd->offset);
+			batch[w++] = SIMGPU_CMD_WRITE32;
+			batch[w++] = lower_32_bits(addr);
+			batch[w++] = upper_32_bits(addr);
+			batch[w++] = lower_32_bits(cmd->value);
+			break;
+		}
+	}
+	batch[w++] = SIMGPU_CMD_END;
+}
+
+static int job_add_bo_handles(struct simgpu_job *job, struct drm_file *file,
+			      u64 ptr, u32 count)
+{
+	u32 *handles;
+	u32 i;
+	int ret = 0;
+
+	if (!count)
+		return 0;
+
+	handles = kvmalloc_array(count, sizeof(*handles), GFP_KERNEL);
+	if (!handles)
+		return -ENOMEM;
+	if (copy_from_user(handles, u64_to_user_ptr(ptr),
+			   count * sizeof(*handles))) {
+		ret = -EFAULT;
+		goto out;
+	}
+
+	for (i = 0; i < count; i++) {
+		struct drm_gem_object *obj;
+
+		obj = drm_gem_object_lookup(file, handles[i]);
+		if (!obj) {
+			ret = -ENOENT;
+			goto out;
+		}
+		job_add_bo(job, obj);
+	}
+out:
+	kvfree(handles);
+	return ret;
+}
+
+static int job_add_in_syncs(struct simgpu_job *job, struct drm_file *file,
+			    u64 ptr, u32 count)
+{
+	u32 *handles;
+	u32 i;
+	int ret = 0;
+
+	if (!count)
+		return 0;
+
+	handles = kvmalloc_array(count, sizeof(*handles), GFP_KERNEL);
+	if (!handles)
+		return -ENOMEM;
+	if (copy_from_user(handles, u64_to_user_ptr(ptr),
+			   count * sizeof(*handles))) {
+		ret = -EFAULT;
+		goto out;
+	}
+
+	for (i = 0; i < count; i++) {
+		ret = drm_sched_job_add_syncobj_dependency(&job->base, file,
+							   handles[i], 0);
+		if (ret)
+			break;
+	}
+out:
+	kvfree(handles);
+	return ret;
+}
+
+/* Lock the buffers, reserve a fence slot and wait for their users */
+static int job_lock_bos(struct simgpu_job *job, struct ww_acquire_ctx *ticket)
+{
+	unsigned int i;
+	int ret;
+
+	ret = drm_gem_lock_reservations(job->bos, job->num_bos, ticket);
+	if (ret)
+		return ret;
+
+	for (i = 0; i < job->num_bos; i++) {
+		ret = dma_resv_reserve_fences(job->bos[i]->resv, 1);
+		if (ret)
+			goto err;
+		ret = drm_sched_job_add_implicit_dependencies(&job->base,
+							      job->bos[i],
+							      true);
+		if (ret)
+			goto err;
+	}
+
+	return 0;
+
+err:
+	drm_gem_unlock_reservations(job->bos, job->num_bos, ticket);
+	return ret;
+}
+
+/* Everything that can fail, before the job is pushed */
+static int job_prepare(struct simgpu_job *job, struct drm_file *file,
+		       const struct drm_simgpu_submit *args,
+		       const struct drm_simgpu_cmd *cmds)
+{
+	struct drm_gem_object **objs;
+	unsigned int num_written, i;
+	int ret;
+
+	/* The batch fits: SIMGPU_MAX_CMDS is derived from its size */
+	BUILD_BUG_ON(SIMGPU_MAX_CMDS * 4 + 1 > SIMGPU_BATCH_MAX_WORDS);
+
+	job->bos = kvcalloc(args->num_cmds + args->num_bo_handles,
+			    sizeof(*job->bos), GFP_KERNEL);
+	job->batch = kmalloc_array(SIMGPU_BATCH_MAX_WORDS, sizeof(u32),
+				   GFP_KERNEL);
+	job->hw_fence = simgpu_fence_alloc();
+	if (!job->bos || !job->batch || !job->hw_fence)
+		return -ENOMEM;
+
+	objs = kvcalloc(args->num_cmds, sizeof(*objs), GFP_KERNEL);
+	if (!objs)
+		return -ENOMEM;
+
+	ret = job_check_cmds(job, file, cmds, args->num_cmds, objs);
+	if (ret)
+		goto out;
+
+	num_written = job->num_bos;
+	for (i = 0; i < num_written; i++) {
+		ret = drm_gem_shmem_pin(to_drm_gem_shmem_obj(job->bos[i]));
+		if (ret)
+			goto out;
+		job->num_pinned++;
+	}
+
+	job_build_batch(job, cmds, args->num_cmds, objs);
+
+	ret = job_add_bo_handles(job, file, args->bo_handles,
+				 args->num_bo_handles);
+out:
+	kvfree(objs);
+	return ret;
+}
+
+/**
+ * simgpu_ioctl_submit - DRM_IOCTL_SIMGPU_SUBMIT
+ * @drm: the DRM device
+ * @data: a &struct drm_simgpu_submit
+ * @file: the client
+ *
+ * Returns: 0, -EINVAL for a bad argument, -ENOENT for an unknown queue,
+ * buffer or syncobj, -ECANCELED for a banned queue, -EFAULT for a bad user
+ * pointer, or another negative error code.
+ */
+int simgpu_ioctl_submit(struct drm_device *drm, void *data,
+			struct drm_file *file)
+{
+	struct simgpu_file *sfile = to_simgpu_file(file);
+	struct drm_simgpu_submit *args = data;
+	struct drm_syncobj *out_sync = NULL;
+	struct drm_simgpu_cmd *cmds = NULL;
+	struct ww_acquire_ctx ticket;
+	struct dma_fence *finished;
+	struct simgpu_queue *queue;
+	struct simgpu_job *job;
+	bool sched_init = false;
+	unsigned int i;
+	int ret;
+
+	if (args->flags)
+		return -EINVAL;
+	if (!args->num_cmds || args->num_cmds > SIMGPU_MAX_CMDS ||
+	    args->num_bo_handles > SIMGPU_MAX_BO_HANDLES ||
+	    args->num_in_syncs > SIMGPU_MAX_IN_SYNCS)
+		return -EINVAL;
+
+	queue = simgpu_queue_lookup(sfile, args->exec_queue_id);
+	if (!queue)
+		return -ENOENT;
+	if (simgpu_queue_banned(queue)) {
+		simgpu_queue_put(queue);
+		return -ECANCELED;
+	}
+
+	job = kzalloc(sizeof(*job), GFP_KERNEL);
+	if (!job) {
+		simgpu_queue_put(queue);
+		return -ENOMEM;
+	}
+	job->queue = queue;
+	INIT_LIST_HEAD(&job->link);
+
+	cmds = kvmalloc_array(args->num_cmds, sizeof(*cmds), GFP_KERNEL);
+	if (!cmds) {
+		ret = -ENOMEM;
+		goto err_job;
+	}
+	if (copy_from_user(cmds, u64_to_user_ptr(args->cmds),
+			   args->num_cmds * sizeof(*cmds))) {
+		ret = -EFAULT;
+		goto err_job;
+	}
+
+	ret = job_prepare(job, file, args, cmds);
+	if (ret)
+		goto err_job;
+
+	ret = drm_sched_job_init(&job->base, &queue->entity, 1, queue,
+				 file->client_id);
+	if (ret)
+		goto err_job;
+	sched_init = true;
+
+	ret = job_add_in_syncs(job, file, args->in_syncs, args->num_in_syncs);
+	if (ret)
+		goto err_job;
+
+	if (args->out_sync) {
+		out_sync = drm_syncobj_find(file, args->out_sync);
+		if (!out_sync) {
+			ret = -ENOENT;
+			goto err_job;
+		}
+	}
+
+	ret = job_lock_bos(job, &ticket);
+	if (ret)
+		goto err_job;
+
+	mutex_lock(&queue->lock);
+	if (queue->destroyed || simgpu_queue_banned(queue)) {
+		ret = queue->destroyed ? -ENOENT : -ECANCELED;
+		mutex_unlock(&queue->lock);
+		drm_gem_unlock_reservations(job->bos, job->num_bos, &ticket);
+		goto err_job;
+	}
+	job->seqno = ++queue->seqno;
+	drm_sched_job_arm(&job->base);
+	finished = dma_fence_get(&job->base.s_fence->finished);
+	for (i = 0; i < job->num_bos; i++)
+		dma_resv_add_fence(job->bos[i]->resv, finished,
+				   DMA_RESV_USAGE_WRITE);
+	drm_gem_unlock_reservations(job->bos, job->num_bos, &ticket);
+	/* The job can be done and freed as soon as it is pushed */
+	drm_sched_entity_push_job(&job->base);
+	mutex_unlock(&queue->lock);
+
+	if (out_sync) {
+		drm_syncobj_replace_fence(out_sync, finished);
+		drm_syncobj_put(out_sync);
+	}
+	dma_fence_put(finished);
+	kvfree(cmds);
+
+	return 0;
+
+err_job:
+	if (out_sync)
+		drm_syncobj_put(out_sync);
+	if (sched_init)
+		drm_sched_job_cleanup(&job->base);
+	simgpu_job_free(job);
+	kvfree(cmds);
+	return ret;
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (c) 2026 The simgpu authors
+ */
+#ifndef _SIMGPU_JOB_H_
+#define _SIMGPU_JOB_H_
+
+#include <linux/list.h>
+#include <linux/types.h>
+
+#include <drm/gpu_scheduler.h>
+
+struct drm_device;
+struct drm_file;
+struct drm_gem_object;
+struct simgpu_fence;
+struct simgpu_queue;
+
+/**
+ * struct simgpu_job - one submission to an exec queue
+ * @base: the scheduler job
+ * @queue: the exec queue, referenced by the job
+ * @hw_fence: completion on the hardware, allocated at submit time
+ * @hw_fence_armed: @hw_fence was initialised by run_job and is freed by
+ *	dma_fence_put() rather than kfree()
+ * @seqno: the hardware seqno, CTX_IMG_SEQNO once the job completed
+ * @batch: the hardware batch (SIMGPU_CMD_*), physically contiguous; must
+ *	live until the job completed or its engine was reset
+ * @bos: buffers the job writes (first @num_pinned, their pages pinned) and
+ *	those named in bo_handles, each referenced once
+ * @num_bos: number of entries in @bos
+ * @num_pinned: number of leading entries of @bos whose pages are pinned
+ * @link: entry in &simgpu_engine.inflight, protected by its lock
+ */
+struct simgpu_job {
+	struct drm_sched_job base;
+	struct simgpu_queue *queue;
+	struct simgpu_fence *hw_fence;
+	bool hw_fence_armed;
+	u32 seqno;
+	u32 *batch;
+	struct drm_gem_object **bos;
+	unsigned int num_bos;
+	unsigned int num_pinned;
+	struct list_head link;
+};
+
+static inline struct simgpu_job *to_simgpu_job(struct drm_sched_job *job)
+{
+	return container_of(job, struct simgpu_job, base);
+}
+
+void simgpu_job_free(struct simgpu_job *job);
+
+int simgpu_ioctl_submit(struct drm_device *drm, void *data,
+			struct drm_file *file);
+
+#endif /* _SIMGPU_JOB_H_ */

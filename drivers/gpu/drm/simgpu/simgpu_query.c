@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The simgpu authors
+ */
+
+#include <linux/overflow.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "simgpu_drv.h"
+#include "simgpu_engine.h"
+
+static size_t query_size(struct simgpu_device *sdev, u32 type)
+{
+	struct drm_simgpu_query_engines *engines;
+	struct drm_simgpu_query_regions *regions;
+
+	switch (type) {
+	case DRM_SIMGPU_QUERY_CONFIG:
+		return sizeof(struct drm_simgpu_query_config);
+	case DRM_SIMGPU_QUERY_ENGINES:
+		return struct_size(engines, engines, sdev->num_engines);
+	case DRM_SIMGPU_QUERY_REGIONS:
+		return struct_size(regions, regions, DRM_SIMGPU_REGION_COUNT);
+	default:
+		return 0;
+	}
+}
+
+static void query_fill(struct simgpu_device *sdev, u32 type, void *buf)
+{
+	struct drm_simgpu_query_config *config = buf;
+	struct drm_simgpu_query_engines *engines = buf;
+	struct drm_simgpu_query_regions *regions = buf;
+	unsigned int i;
+
+	switch (type) {
+	case DRM_SIMGPU_QUERY_CONFIG:
+		config->refclk_hz = sdev->refclk_hz;
+		config->num_engines = sdev->num_engines;
+		config->max_cmds = SIMGPU_MAX_CMDS;
+		break;
+	case DRM_SIMGPU_QUERY_ENGINES:
+		engines->num_engines = sdev->num_engines;
+		for (i = 0; i < sdev->num_engines; i++) {
+			engines->engines[i].engine_class =
+				sdev->engines[i]->class;
+			engines->engines[i].engine_instance =
+				sdev->engines[i]->instance;
+		}
+		break;
+	case DRM_SIMGPU_QUERY_REGIONS:
+		regions->num_regions = DRM_SIMGPU_REGION_COUNT;
+		regions->regions[0].region = DRM_SIMGPU_REGION_SYSTEM;
+		regions->regions[0].used_size = atomic64_read(&sdev->sys_used);
+		regions->regions[1].region = DRM_SIMGPU_REGION_VRAM0;
+		regions->regions[1].total_size = sdev->vram_size;
+		regions->regions[1].used_size = atomic64_read(&sdev->vram_used);
+		break;
+	}
+}
+
+/**
+ * simgpu_ioctl_query - DRM_IOCTL_SIMGPU_QUERY
+ * @drm: the DRM device
+ * @data: a &struct drm_simgpu_query
+ * @file: the client
+ *
+ * Returns: 0, -EINVAL for an unknown type or a buffer too small, -EFAULT
+ * for a bad user pointer.
+ */
+int simgpu_ioctl_query(struct drm_device *drm, void *data,
+		       struct drm_file *file)
+{
+	struct simgpu_device *sdev = to_simgpu_device(drm);
+	struct drm_simgpu_query *args = data;
+	size_t size = query_size(sdev, args->type);
+	void *buf;
+	int ret = 0;
+
+	if (!size)
+		return -EINVAL;
+	if (!args->size) {
+		args->size = size;
+		return 0;
+	}
+	if (args->size < size)
+		return -EINVAL;
+
+	buf = kzalloc(size, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	query_fill(sdev, args->type, buf);
+	if (copy_to_user(u64_to_user_ptr(args->data), buf, size))
+		ret = -EFAULT;
+	else
+		args->size = size;
+	kfree(buf);
+
+	return ret;
+}

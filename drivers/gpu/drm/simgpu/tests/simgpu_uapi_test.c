@@ -1,0 +1,708 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit tests of the simgpu uAPI: argument validation of every ioctl and
+ * the basic behaviour behind them.
+ *
+ * Copyright (c) 2026 The simgpu authors
+ */
+
+#include <kunit/test.h>
+
+#include <linux/delay.h>
+#include <linux/file.h>
+#include <linux/iosys-map.h>
+#include <linux/ktime.h>
+#include <linux/mman.h>
+#include <linux/shrinker.h>
+#include <linux/uaccess.h>
+
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_kunit_helpers.h>
+#include <drm/drm_syncobj.h>
+
+#include "../simgpu_drv.h"
+#include "../simgpu_engine.h"
+#include "../simgpu_gem.h"
+#include "../simgpu_job.h"
+#include "../simgpu_queue.h"
+
+struct uapi_test {
+	struct simgpu_device *sdev;
+	struct file *file;
+	struct drm_file *dfile;
+	void __user *ubuf;	/* a page of user memory */
+};
+
+typedef int (*ioctl_fn)(struct drm_device *drm, void *data,
+			struct drm_file *file);
+
+static int uapi_test_init(struct kunit *test)
+{
+	struct simgpu_hw_config cfg = {
+		.refclk_hz = 19200000,
+		.instances = { 1, 1, 2, 1, 4 },
+		.vram_size = SZ_16M,
+	};
+	struct uapi_test *ut;
+	struct device *dev;
+	unsigned long addr;
+
+	ut = kunit_kzalloc(test, sizeof(*ut), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ut);
+
+	dev = drm_kunit_helper_alloc_device(test);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, dev);
+
+	ut->sdev = simgpu_device_create(dev, &cfg);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ut->sdev);
+
+	ut->file = mock_drm_getfile(ut->sdev->drm.primary, O_RDWR);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ut->file);
+	ut->dfile = ut->file->private_data;
+
+	addr = kunit_vm_mmap(test, NULL, 0, PAGE_SIZE, PROT_READ | PROT_WRITE,
+			     MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	KUNIT_ASSERT_NE_MSG(test, addr, 0, "no user memory");
+	ut->ubuf = (void __user *)addr;
+
+	test->priv = ut;
+	return 0;
+}
+
+static void uapi_test_exit(struct kunit *test)
+{
+	struct uapi_test *ut = test->priv;
+
+	fput(ut->file);
+	flush_delayed_fput();
+}
+
+static int call(struct kunit *test, ioctl_fn fn, void *args)
+{
+	struct uapi_test *ut = test->priv;
+
+	return fn(&ut->sdev->drm, args, ut->dfile);
+}
+
+static u32 queue_create(struct kunit *test, u16 class, u16 instance)
+{
+	struct drm_simgpu_exec_queue_create args = {
+		.engine_class = class,
+		.engine_instance = instance,
+	};
+
+	KUNIT_ASSERT_EQ(test, call(test, simgpu_ioctl_exec_queue_create,
+				   &args), 0);
+	KUNIT_ASSERT_NE(test, args.exec_queue_id, 0);
+	return args.exec_queue_id;
+}
+
+static u32 bo_create(struct kunit *test, u64 size, u32 region)
+{
+	struct drm_simgpu_gem_create args = { .size = size, .region = region };
+
+	KUNIT_ASSERT_EQ(test, call(test, simgpu_ioctl_gem_create, &args), 0);
+	return args.handle;
+}
+
+/* Copy @cmds to user memory and submit them */
+static int submit(struct kunit *test, u32 queue,
+		  const struct drm_simgpu_cmd *cmds, u32 num_cmds)
+{
+	struct uapi_test *ut = test->priv;
+	struct drm_simgpu_submit args = {
+		.exec_queue_id = queue,
+		.num_cmds = num_cmds,
+		.cmds = (u64)(uintptr_t)ut->ubuf,
+	};
+
+	KUNIT_ASSERT_LE(test, num_cmds * sizeof(*cmds), PAGE_SIZE);
+	KUNIT_ASSERT_EQ(test, copy_to_user(ut->ubuf, cmds,
+					   num_cmds * sizeof(*cmds)), 0);
+	return call(test, simgpu_ioctl_submit, &args);
+}
+
+static int wait_bo(struct kunit *test, u32 handle, s64 timeout_ns)
+{
+	struct drm_simgpu_wait_bo args = {
+		.handle = handle,
+		.timeout_ns = timeout_ns,
+	};
+
+	return call(test, simgpu_ioctl_wait_bo, &args);
+}
+
+static u32 bo_read32(struct kunit *test, u32 handle, u32 offset)
+{
+	struct uapi_test *ut = test->priv;
+	struct drm_gem_object *obj = drm_gem_object_lookup(ut->dfile, handle);
+	struct iosys_map map;
+	u32 val;
+
+	KUNIT_ASSERT_NOT_NULL(test, obj);
+	KUNIT_ASSERT_EQ(test, drm_gem_vmap_unlocked(obj, &map), 0);
+	val = iosys_map_rd(&map, offset, u32);
+	drm_gem_vunmap_unlocked(obj, &map);
+	drm_gem_object_put(obj);
+
+	return val;
+}
+
+static void uapi_test_query(struct kunit *test)
+{
+	struct uapi_test *ut = test->priv;
+	struct drm_simgpu_query q = { .type = 3 };
+	struct drm_simgpu_query_engines *engines;
+	struct drm_simgpu_query_config config;
+	u32 size;
+
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_query, &q), -EINVAL);
+
+	q.type = DRM_SIMGPU_QUERY_CONFIG;
+	q.size = 0;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_query, &q), 0);
+	KUNIT_EXPECT_EQ(test, q.size, sizeof(config));
+	q.size = sizeof(config) - 1;
+	q.data = (u64)(uintptr_t)ut->ubuf;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_query, &q), -EINVAL);
+	q.size = sizeof(config);
+	q.data = 8;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_query, &q), -EFAULT);
+	q.data = (u64)(uintptr_t)ut->ubuf;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_query, &q), 0);
+	KUNIT_ASSERT_EQ(test, copy_from_user(&config, ut->ubuf,
+					     sizeof(config)), 0);
+	KUNIT_EXPECT_EQ(test, config.refclk_hz, 19200000);
+	KUNIT_EXPECT_EQ(test, config.num_engines, 9);
+	KUNIT_EXPECT_EQ(test, config.max_cmds, SIMGPU_MAX_CMDS);
+
+	q.type = DRM_SIMGPU_QUERY_ENGINES;
+	q.size = 0;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_query, &q), 0);
+	size = q.size;
+	KUNIT_EXPECT_EQ(test, size, sizeof(*engines) +
+			9 * sizeof(engines->engines[0]));
+	engines = kunit_kzalloc(test, size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, engines);
+	q.size = PAGE_SIZE;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_query, &q), 0);
+	KUNIT_EXPECT_EQ(test, q.size, size);
+	KUNIT_ASSERT_EQ(test, copy_from_user(engines, ut->ubuf, size), 0);
+	KUNIT_EXPECT_EQ(test, engines->num_engines, 9);
+	KUNIT_EXPECT_EQ(test, engines->engines[8].engine_class,
+			DRM_SIMGPU_ENGINE_CLASS_COMPUTE);
+	KUNIT_EXPECT_EQ(test, engines->engines[8].engine_instance, 3);
+}
+
+static void uapi_test_queue_create(struct kunit *test)
+{
+	struct uapi_test *ut = test->priv;
+	struct drm_simgpu_exec_queue_create args = { .flags = 1 };
+	struct simgpu_engine *seen[4] = {};
+	unsigned int i, j;
+
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_exec_queue_create,
+				   &args), -EINVAL);
+	args.flags = 0;
+	args.pad = 1;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_exec_queue_create,
+				   &args), -EINVAL);
+	args.pad = 0;
+	args.engine_class = DRM_SIMGPU_ENGINE_CLASS_COUNT;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_exec_queue_create,
+				   &args), -EINVAL);
+	args.engine_class = DRM_SIMGPU_ENGINE_CLASS_RENDER;
+	args.engine_instance = 1;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_exec_queue_create,
+				   &args), -EINVAL);
+	args.engine_instance = SIMGPU_MAX_INSTANCES;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_exec_queue_create,
+				   &args), -EINVAL);
+	args.engine_instance = 0;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_exec_queue_create,
+				   &args), 0);
+
+	/* ANY spreads the queues over the instances */
+	for (i = 0; i < 4; i++) {
+		u32 id = queue_create(test, DRM_SIMGPU_ENGINE_CLASS_COMPUTE,
+				      DRM_SIMGPU_ENGINE_INSTANCE_ANY);
+		struct simgpu_queue *q;
+
+		q = simgpu_queue_lookup(to_simgpu_file(ut->dfile), id);
+		KUNIT_ASSERT_NOT_NULL(test, q);
+		seen[i] = q->engine;
+		simgpu_queue_put(q);
+		for (j = 0; j < i; j++)
+			KUNIT_EXPECT_PTR_NE(test, seen[i], seen[j]);
+	}
+}
+
+static void uapi_test_queue_destroy(struct kunit *test)
+{
+	struct drm_simgpu_exec_queue_destroy args = {};
+	u32 id = queue_create(test, DRM_SIMGPU_ENGINE_CLASS_COPY, 0);
+
+	args.exec_queue_id = id + 1;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_exec_queue_destroy,
+				   &args), -ENOENT);
+	args.exec_queue_id = id;
+	args.pad = 1;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_exec_queue_destroy,
+				   &args), -EINVAL);
+	args.pad = 0;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_exec_queue_destroy,
+				   &args), 0);
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_exec_queue_destroy,
+				   &args), -ENOENT);
+}
+
+static void uapi_test_gem_create(struct kunit *test)
+{
+	struct uapi_test *ut = test->priv;
+	struct drm_simgpu_gem_create args = {};
+	struct drm_gem_object *obj;
+	u32 big;
+
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_gem_create, &args),
+			-EINVAL);
+	args.size = 1;
+	args.region = DRM_SIMGPU_REGION_COUNT;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_gem_create, &args),
+			-EINVAL);
+	args.region = DRM_SIMGPU_REGION_SYSTEM;
+	args.flags = 1;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_gem_create, &args),
+			-EINVAL);
+	args.flags = 0;
+	args.pad = 1;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_gem_create, &args),
+			-EINVAL);
+	args.pad = 0;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_gem_create, &args), 0);
+	obj = drm_gem_object_lookup(ut->dfile, args.handle);
+	KUNIT_ASSERT_NOT_NULL(test, obj);
+	KUNIT_EXPECT_EQ(test, obj->size, PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, simgpu_gem_region(obj), DRM_SIMGPU_REGION_SYSTEM);
+	drm_gem_object_put(obj);
+
+	/* VRAM0 is 16 MiB */
+	args.size = SZ_16M + 1;
+	args.region = DRM_SIMGPU_REGION_VRAM0;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_gem_create, &args),
+			-ENOSPC);
+	big = bo_create(test, SZ_16M, DRM_SIMGPU_REGION_VRAM0);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&ut->sdev->vram_used), SZ_16M);
+	args.size = 1;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_gem_create, &args),
+			-ENOSPC);
+	KUNIT_EXPECT_EQ(test, drm_gem_handle_delete(ut->dfile, big), 0);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&ut->sdev->vram_used), 0);
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_gem_create, &args), 0);
+	obj = drm_gem_object_lookup(ut->dfile, args.handle);
+	KUNIT_ASSERT_NOT_NULL(test, obj);
+	KUNIT_EXPECT_EQ(test, simgpu_gem_region(obj), DRM_SIMGPU_REGION_VRAM0);
+	KUNIT_EXPECT_TRUE(test, obj->funcs->status(obj) &
+			  DRM_GEM_OBJECT_RESIDENT);
+	drm_gem_object_put(obj);
+}
+
+static void uapi_test_mmap_offset(struct kunit *test)
+{
+	struct drm_simgpu_gem_mmap_offset args = {
+		.handle = bo_create(test, PAGE_SIZE, DRM_SIMGPU_REGION_SYSTEM),
+		.flags = 1,
+	};
+
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_gem_mmap_offset, &args),
+			-EINVAL);
+	args.flags = 0;
+	args.handle++;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_gem_mmap_offset, &args),
+			-ENOENT);
+	args.handle--;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_gem_mmap_offset, &args),
+			0);
+	KUNIT_EXPECT_NE(test, args.offset, 0);
+}
+
+static void uapi_test_madvise(struct kunit *test)
+{
+	struct uapi_test *ut = test->priv;
+	u32 vram = bo_create(test, PAGE_SIZE, DRM_SIMGPU_REGION_VRAM0);
+	struct drm_simgpu_gem_madvise args = {
+		.handle = bo_create(test, PAGE_SIZE, DRM_SIMGPU_REGION_SYSTEM),
+		.madv = 2,
+	};
+	struct drm_gem_object *obj;
+
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_gem_madvise, &args),
+			-EINVAL);
+	args.madv = DRM_SIMGPU_MADV_DONTNEED;
+	args.pad = 1;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_gem_madvise, &args),
+			-EINVAL);
+	args.pad = 0;
+	args.handle += 10;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_gem_madvise, &args),
+			-ENOENT);
+	args.handle -= 10;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_gem_madvise, &args), 0);
+	KUNIT_EXPECT_EQ(test, args.retained, 1);
+
+	/* Purgeable once it has pages */
+	obj = drm_gem_object_lookup(ut->dfile, args.handle);
+	KUNIT_ASSERT_NOT_NULL(test, obj);
+	KUNIT_EXPECT_EQ(test, obj->funcs->status(obj), 0);
+	KUNIT_ASSERT_EQ(test, drm_gem_shmem_pin(to_drm_gem_shmem_obj(obj)), 0);
+	KUNIT_EXPECT_EQ(test, obj->funcs->status(obj),
+			DRM_GEM_OBJECT_RESIDENT | DRM_GEM_OBJECT_PURGEABLE);
+	drm_gem_shmem_unpin(to_drm_gem_shmem_obj(obj));
+	drm_gem_object_put(obj);
+
+	args.handle = vram;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_gem_madvise, &args),
+			-EINVAL);
+}
+
+static void uapi_test_submit_args(struct kunit *test)
+{
+	struct uapi_test *ut = test->priv;
+	u32 queue = queue_create(test, DRM_SIMGPU_ENGINE_CLASS_RENDER, 0);
+	u32 bo = bo_create(test, PAGE_SIZE, DRM_SIMGPU_REGION_SYSTEM);
+	struct drm_simgpu_cmd cmd = { .op = DRM_SIMGPU_CMD_BUSY, .value = 1 };
+	struct drm_simgpu_submit args = {
+		.exec_queue_id = queue,
+		.num_cmds = 1,
+		.cmds = (u64)(uintptr_t)ut->ubuf,
+	};
+	u32 handle = 1234;
+
+	KUNIT_ASSERT_EQ(test, copy_to_user(ut->ubuf, &cmd, sizeof(cmd)), 0);
+	args.flags = 1;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_submit, &args), -EINVAL);
+	args.flags = 0;
+	args.num_cmds = 0;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_submit, &args), -EINVAL);
+	args.num_cmds = SIMGPU_MAX_CMDS + 1;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_submit, &args), -EINVAL);
+	args.num_cmds = 1;
+	args.exec_queue_id = queue + 1;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_submit, &args), -ENOENT);
+	args.exec_queue_id = queue;
+	args.cmds = 8;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_submit, &args), -EFAULT);
+	args.cmds = (u64)(uintptr_t)ut->ubuf;
+
+	/* Syncobjs and buffer handles, from the second half of the page */
+	KUNIT_ASSERT_EQ(test, copy_to_user(ut->ubuf + 2048, &handle,
+					   sizeof(handle)), 0);
+	args.num_in_syncs = 1;
+	args.in_syncs = (u64)(uintptr_t)(ut->ubuf + 2048);
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_submit, &args), -ENOENT);
+	args.num_in_syncs = 0;
+	args.num_bo_handles = 1;
+	args.bo_handles = args.in_syncs;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_submit, &args), -ENOENT);
+	args.bo_handles = 8;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_submit, &args), -EFAULT);
+	args.num_bo_handles = 0;
+	args.out_sync = handle;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_submit, &args), -ENOENT);
+	args.out_sync = 0;
+
+	/* Commands */
+	cmd = (struct drm_simgpu_cmd){ .op = 0 };
+	KUNIT_EXPECT_EQ(test, submit(test, queue, &cmd, 1), -EINVAL);
+	cmd = (struct drm_simgpu_cmd){ .op = 4 };
+	KUNIT_EXPECT_EQ(test, submit(test, queue, &cmd, 1), -EINVAL);
+	cmd = (struct drm_simgpu_cmd){ .op = DRM_SIMGPU_CMD_BUSY,
+				       .value = NSEC_PER_SEC + 1 };
+	KUNIT_EXPECT_EQ(test, submit(test, queue, &cmd, 1), -EINVAL);
+	cmd = (struct drm_simgpu_cmd){ .op = DRM_SIMGPU_CMD_BUSY, .handle = bo };
+	KUNIT_EXPECT_EQ(test, submit(test, queue, &cmd, 1), -EINVAL);
+	cmd = (struct drm_simgpu_cmd){ .op = DRM_SIMGPU_CMD_HANG, .value = 1 };
+	KUNIT_EXPECT_EQ(test, submit(test, queue, &cmd, 1), -EINVAL);
+	cmd = (struct drm_simgpu_cmd){ .op = DRM_SIMGPU_CMD_WRITE,
+				       .handle = bo, .offset = 2 };
+	KUNIT_EXPECT_EQ(test, submit(test, queue, &cmd, 1), -EINVAL);
+	cmd.offset = PAGE_SIZE;
+	KUNIT_EXPECT_EQ(test, submit(test, queue, &cmd, 1), -EINVAL);
+	cmd.offset = PAGE_SIZE - 4;
+	cmd.handle = bo + 1;
+	KUNIT_EXPECT_EQ(test, submit(test, queue, &cmd, 1), -ENOENT);
+	cmd.handle = bo;
+	cmd.value = 0x1234567800c0ffeeULL;
+	KUNIT_EXPECT_EQ(test, submit(test, queue, &cmd, 1), 0);
+
+	KUNIT_EXPECT_EQ(test, wait_bo(test, bo, ktime_get_ns() + NSEC_PER_SEC),
+			0);
+	KUNIT_EXPECT_EQ(test, bo_read32(test, bo, PAGE_SIZE - 4), 0x00c0ffee);
+}
+
+static void uapi_test_wait_bo(struct kunit *test)
+{
+	u32 queue = queue_create(test, DRM_SIMGPU_ENGINE_CLASS_COPY, 0);
+	u32 bo = bo_create(test, PAGE_SIZE, DRM_SIMGPU_REGION_VRAM0);
+	struct drm_simgpu_wait_bo args = { .handle = bo, .pad = 1 };
+	struct drm_simgpu_cmd cmds[2] = {
+		{ .op = DRM_SIMGPU_CMD_BUSY, .value = 100 * NSEC_PER_MSEC },
+		{ .op = DRM_SIMGPU_CMD_WRITE, .handle = bo, .value = 7 },
+	};
+
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_wait_bo, &args), -EINVAL);
+	KUNIT_EXPECT_EQ(test, wait_bo(test, bo + 1, 0), -ENOENT);
+	KUNIT_EXPECT_EQ(test, wait_bo(test, bo, 0), 0);
+
+	KUNIT_ASSERT_EQ(test, submit(test, queue, cmds, 2), 0);
+	KUNIT_EXPECT_EQ(test, wait_bo(test, bo, 0), -ETIME);
+	KUNIT_EXPECT_EQ(test, wait_bo(test, bo, ktime_get_ns() +
+				      10 * NSEC_PER_MSEC), -ETIME);
+	KUNIT_EXPECT_EQ(test, wait_bo(test, bo, ktime_get_ns() +
+				      2 * NSEC_PER_SEC), 0);
+	KUNIT_EXPECT_EQ(test, bo_read32(test, bo, 0), 7);
+}
+
+static void uapi_test_hang(struct kunit *test)
+{
+	struct uapi_test *ut = test->priv;
+	u32 guilty = queue_create(test, DRM_SIMGPU_ENGINE_CLASS_VIDEO, 1);
+	u32 innocent = queue_create(test, DRM_SIMGPU_ENGINE_CLASS_VIDEO, 1);
+	u32 bo = bo_create(test, PAGE_SIZE, DRM_SIMGPU_REGION_SYSTEM);
+	u32 bo2 = bo_create(test, PAGE_SIZE, DRM_SIMGPU_REGION_SYSTEM);
+	struct drm_simgpu_cmd hang = { .op = DRM_SIMGPU_CMD_HANG };
+	struct drm_simgpu_cmd write = {
+		.op = DRM_SIMGPU_CMD_WRITE, .handle = bo, .value = 42,
+	};
+	unsigned int id = SIMGPU_HW_ENGINE_ID(DRM_SIMGPU_ENGINE_CLASS_VIDEO, 1);
+	struct simgpu_engine *eng = ut->sdev->engine_by_hw_id[id];
+
+	KUNIT_ASSERT_NOT_NULL(test, eng);
+	KUNIT_ASSERT_EQ(test, submit(test, guilty, &hang, 1), 0);
+	/* Queued behind the hang in the guilty queue: never runs */
+	write.handle = bo2;
+	write.value = 1;
+	KUNIT_ASSERT_EQ(test, submit(test, guilty, &write, 1), 0);
+	write.handle = bo;
+	write.value = 42;
+	KUNIT_ASSERT_EQ(test, submit(test, innocent, &write, 1), 0);
+
+	KUNIT_EXPECT_EQ(test, wait_bo(test, bo, ktime_get_ns() +
+				      5 * NSEC_PER_SEC), 0);
+	KUNIT_EXPECT_EQ(test, bo_read32(test, bo, 0), 42);
+	KUNIT_EXPECT_EQ(test, wait_bo(test, bo2, ktime_get_ns() +
+				      5 * NSEC_PER_SEC), 0);
+	KUNIT_EXPECT_EQ(test, bo_read32(test, bo2, 0), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&eng->resets), 1);
+
+	KUNIT_EXPECT_EQ(test, submit(test, guilty, &write, 1), -ECANCELED);
+	write.value = 43;
+	KUNIT_EXPECT_EQ(test, submit(test, innocent, &write, 1), 0);
+	KUNIT_EXPECT_EQ(test, wait_bo(test, bo, ktime_get_ns() +
+				      5 * NSEC_PER_SEC), 0);
+	KUNIT_EXPECT_EQ(test, bo_read32(test, bo, 0), 43);
+}
+
+/* Jobs of a queue run in order; a syncobj orders jobs of two queues */
+static void uapi_test_ordering(struct kunit *test)
+{
+	struct uapi_test *ut = test->priv;
+	u32 q1 = queue_create(test, DRM_SIMGPU_ENGINE_CLASS_COMPUTE, 0);
+	u32 q2 = queue_create(test, DRM_SIMGPU_ENGINE_CLASS_COPY, 0);
+	u32 bo = bo_create(test, PAGE_SIZE, DRM_SIMGPU_REGION_VRAM0);
+	struct drm_simgpu_cmd cmds[3] = {
+		{ .op = DRM_SIMGPU_CMD_BUSY, .value = 100 * NSEC_PER_USEC },
+		{ .op = DRM_SIMGPU_CMD_WRITE, .handle = bo },
+		{ .op = DRM_SIMGPU_CMD_WRITE, .handle = bo },
+	};
+	struct drm_simgpu_submit args = {
+		.num_cmds = 2,
+		.cmds = (u64)(uintptr_t)ut->ubuf,
+		.num_in_syncs = 1,
+		.in_syncs = (u64)(uintptr_t)(ut->ubuf + 2048),
+	};
+	struct drm_syncobj *syncobj;
+	struct dma_fence *fence;
+	u32 handle;
+	unsigned int i;
+
+	for (i = 0; i < 32; i++) {
+		cmds[1].value = i;
+		cmds[2].offset = 4 * (i + 1);
+		cmds[2].value = 3 * i + 1;
+		KUNIT_ASSERT_EQ(test, submit(test, q1, cmds, 3), 0);
+	}
+	KUNIT_EXPECT_EQ(test, wait_bo(test, bo, ktime_get_ns() +
+				      5 * NSEC_PER_SEC), 0);
+	KUNIT_EXPECT_EQ(test, bo_read32(test, bo, 0), 31);
+	for (i = 0; i < 32; i++)
+		KUNIT_EXPECT_EQ(test, bo_read32(test, bo, 4 * (i + 1)),
+				3 * i + 1);
+
+	KUNIT_ASSERT_EQ(test, drm_syncobj_create(&syncobj, 0, NULL), 0);
+	KUNIT_ASSERT_EQ(test, drm_syncobj_get_handle(ut->dfile, syncobj,
+						     &handle), 0);
+	drm_syncobj_put(syncobj);
+
+	/* q1: a long job that signals the syncobj, q2 waits for it */
+	cmds[0].value = 50 * NSEC_PER_MSEC;
+	cmds[1].value = 1;
+	args.exec_queue_id = q1;
+	args.num_in_syncs = 0;
+	args.out_sync = handle;
+	KUNIT_ASSERT_EQ(test, copy_to_user(ut->ubuf, cmds, sizeof(cmds)), 0);
+	KUNIT_ASSERT_EQ(test, call(test, simgpu_ioctl_submit, &args), 0);
+	cmds[1].value = 2;
+	args.exec_queue_id = q2;
+	args.num_in_syncs = 1;
+	args.out_sync = 0;
+	args.num_cmds = 1;
+	KUNIT_ASSERT_EQ(test, copy_to_user(ut->ubuf, &cmds[1],
+					   sizeof(cmds[1])), 0);
+	KUNIT_ASSERT_EQ(test, copy_to_user(ut->ubuf + 2048, &handle,
+					   sizeof(handle)), 0);
+	KUNIT_ASSERT_EQ(test, call(test, simgpu_ioctl_submit, &args), 0);
+	KUNIT_EXPECT_EQ(test, wait_bo(test, bo, ktime_get_ns() +
+				      5 * NSEC_PER_SEC), 0);
+	KUNIT_EXPECT_EQ(test, bo_read32(test, bo, 0), 2);
+
+	KUNIT_ASSERT_EQ(test, drm_syncobj_find_fence(ut->dfile, handle, 0, 0,
+						     &fence), 0);
+	KUNIT_EXPECT_TRUE(test, dma_fence_is_signaled(fence));
+	KUNIT_EXPECT_EQ(test, fence->error, 0);
+	dma_fence_put(fence);
+}
+
+/* Create and destroy many queues and buffers */
+static void uapi_test_cycles(struct kunit *test)
+{
+	struct uapi_test *ut = test->priv;
+	struct drm_simgpu_exec_queue_destroy destroy = {};
+	unsigned int i;
+
+	for (i = 0; i < 10000; i++) {
+		destroy.exec_queue_id =
+			queue_create(test, i % DRM_SIMGPU_ENGINE_CLASS_COUNT,
+				     DRM_SIMGPU_ENGINE_INSTANCE_ANY);
+		KUNIT_ASSERT_EQ(test, call(test,
+					   simgpu_ioctl_exec_queue_destroy,
+					   &destroy), 0);
+	}
+	for (i = 0; i < 10000; i++) {
+		u32 bo = bo_create(test, PAGE_SIZE * (1 + i % 4),
+				   i % DRM_SIMGPU_REGION_COUNT);
+
+		KUNIT_ASSERT_EQ(test, drm_gem_handle_delete(ut->dfile, bo), 0);
+	}
+	KUNIT_EXPECT_EQ(test, atomic64_read(&ut->sdev->vram_used), 0);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&ut->sdev->sys_used), 0);
+}
+
+/* Closing a file with jobs queued and running */
+static void uapi_test_close_busy(struct kunit *test)
+{
+	struct uapi_test *ut = test->priv;
+	struct drm_simgpu_cmd cmds[2] = {
+		{ .op = DRM_SIMGPU_CMD_BUSY, .value = NSEC_PER_MSEC },
+		{ .op = DRM_SIMGPU_CMD_WRITE },
+	};
+	struct drm_file *dfile = ut->dfile;
+	struct file *file = ut->file;
+	unsigned int i, j;
+	u32 queues[4];
+	u32 bo;
+
+	/* Use a second file; the fixture's one is closed at exit */
+	ut->file = mock_drm_getfile(ut->sdev->drm.primary, O_RDWR);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ut->file);
+	ut->dfile = ut->file->private_data;
+
+	bo = bo_create(test, PAGE_SIZE, DRM_SIMGPU_REGION_SYSTEM);
+	cmds[1].handle = bo;
+	for (i = 0; i < 4; i++)
+		queues[i] = queue_create(test, i,
+					 DRM_SIMGPU_ENGINE_INSTANCE_ANY);
+	for (j = 0; j < 20; j++)
+		for (i = 0; i < 4; i++)
+			KUNIT_ASSERT_EQ(test, submit(test, queues[i], cmds, 2),
+					0);
+
+	fput(ut->file);
+	flush_delayed_fput();
+	ut->file = file;
+	ut->dfile = dfile;
+}
+
+/* The shrinker purges idle DONTNEED buffers */
+static void uapi_test_purge(struct kunit *test)
+{
+	struct uapi_test *ut = test->priv;
+	struct shrinker *shrinker = ut->sdev->shrinker;
+	struct shrink_control sc = {
+		.gfp_mask = GFP_KERNEL,
+		.nr_to_scan = 1024,
+	};
+	u32 queue = queue_create(test, DRM_SIMGPU_ENGINE_CLASS_RENDER, 0);
+	struct drm_simgpu_gem_madvise args = {
+		.handle = bo_create(test, 4 * PAGE_SIZE,
+				    DRM_SIMGPU_REGION_SYSTEM),
+		.madv = DRM_SIMGPU_MADV_DONTNEED,
+	};
+	struct drm_simgpu_cmd cmd = {
+		.op = DRM_SIMGPU_CMD_WRITE,
+		.handle = args.handle,
+		.value = 1,
+	};
+	unsigned long freed = 0;
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, submit(test, queue, &cmd, 1), 0);
+	KUNIT_ASSERT_EQ(test, wait_bo(test, args.handle, ktime_get_ns() +
+				      5 * NSEC_PER_SEC), 0);
+	KUNIT_ASSERT_EQ(test, call(test, simgpu_ioctl_gem_madvise, &args), 0);
+	KUNIT_EXPECT_EQ(test, args.retained, 1);
+	KUNIT_EXPECT_EQ(test, shrinker->count_objects(shrinker, &sc), 4);
+
+	/* The job unpins the pages when it is freed, a little later */
+	for (i = 0; i < 100 && !freed; i++) {
+		freed = shrinker->scan_objects(shrinker, &sc);
+		if (freed == SHRINK_STOP) {
+			freed = 0;
+			msleep(20);
+		}
+	}
+	KUNIT_EXPECT_EQ(test, freed, 4);
+	KUNIT_EXPECT_EQ(test, shrinker->count_objects(shrinker, &sc),
+			SHRINK_EMPTY);
+
+	args.madv = DRM_SIMGPU_MADV_WILLNEED;
+	KUNIT_ASSERT_EQ(test, call(test, simgpu_ioctl_gem_madvise, &args), 0);
+	KUNIT_EXPECT_EQ(test, args.retained, 0);
+	KUNIT_EXPECT_EQ(test, submit(test, queue, &cmd, 1), -EINVAL);
+}
+
+static struct kunit_case uapi_test_cases[] = {
+	KUNIT_CASE(uapi_test_query),
+	KUNIT_CASE(uapi_test_queue_create),
+	KUNIT_CASE(uapi_test_queue_destroy),
+	KUNIT_CASE(uapi_test_gem_create),
+	KUNIT_CASE(uapi_test_mmap_offset),
+	KUNIT_CASE(uapi_test_madvise),
+	KUNIT_CASE(uapi_test_purge),
+	KUNIT_CASE(uapi_test_submit_args),
+	KUNIT_CASE(uapi_test_wait_bo),
+	KUNIT_CASE_SLOW(uapi_test_hang),
+	KUNIT_CASE(uapi_test_ordering),
+	KUNIT_CASE_SLOW(uapi_test_cycles),
+	KUNIT_CASE(uapi_test_close_busy),
+	{}
+};
+
+static struct kunit_suite uapi_test_suite = {
+	.name = "simgpu_uapi",
+	.init = uapi_test_init,
+	.exit = uapi_test_exit,
+	.test_cases = uapi_test_cases,
+};
+
+kunit_test_suite(uapi_test_suite);
