@@ -135,7 +135,8 @@ fi
 for d in tools/gpu/drmtop; do
 	[ -f "$d/Makefile" ] || continue
 	n=$(basename "$d")
-	make -s -C "$d" check > "$LOG/host-$n.log" 2>&1
+	make -s -C "$d" TOOLS_INCLUDE="$SRC/tools/include" check \
+		> "$LOG/host-$n.log" 2>&1
 	status=$?
 	tap "host tests of $d" "$LOG/host-$n.log"
 	[ $status = 0 ] || not_ok "host tests of $d exit status $status"

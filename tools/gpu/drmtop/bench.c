@@ -104,23 +104,23 @@ static int make_tree(const char *dir, unsigned int npids, unsigned int nfds,
 static void usage(FILE *f)
 {
 	fprintf(f,
-"Usage: drmtop-bench [-p DIR] [-r ROUNDS] [--check]\n"
-"       drmtop-bench --make-tree DIR [--pids N] [--fds N] [--dup]\n"
-"\n"
-"Measure the CPU time of drmtop refreshes against the DRM clients visible in\n"
-"DIR (default /proc) and print 'bench: <name> ratio=<x> target=<op><y>':\n"
-"  drmtop_refresh_vs_read                 refresh / plain read of the same\n"
-"                                         fdinfo files (target <= 2)\n"
-"  drmtop_idle_refresh_vs_full_discovery  refresh with nothing changed /\n"
-"                                         full discovery (target <= 0.3)\n"
-"Options:\n"
-"  -p, --proc-root DIR  proc tree to use (default /proc)\n"
-"  -r, --rounds N       repetitions of each measurement (default 20)\n"
-"      --check          exit 1 when a target is missed\n"
-"      --make-tree DIR  create a fake proc tree: N pids (default 1000) with\n"
-"                       fds 0-2 on /dev/null and N DRM fds (default 2) as\n"
-"                       symlinks to /dev/dri/renderD128; every DRM fd is its\n"
-"                       own client unless --dup makes them share one\n");
+		"Usage: drmtop-bench [-p DIR] [-r ROUNDS] [--check]\n"
+		"       drmtop-bench --make-tree DIR [--pids N] [--fds N] [--dup]\n"
+		"\n"
+		"Measure the CPU time of drmtop refreshes against the DRM clients visible in\n"
+		"DIR (default /proc) and print 'bench: <name> ratio=<x> target=<op><y>':\n"
+		"  drmtop_refresh_vs_read                 refresh / plain read of the same\n"
+		"                                         fdinfo files (target <= 2)\n"
+		"  drmtop_idle_refresh_vs_full_discovery  refresh with nothing changed /\n"
+		"                                         full discovery (target <= 0.3)\n"
+		"Options:\n"
+		"  -p, --proc-root DIR  proc tree to use (default /proc)\n"
+		"  -r, --rounds N       repetitions of each measurement (default 20)\n"
+		"      --check          exit 1 when a target is missed\n"
+		"      --make-tree DIR  create a fake proc tree: N pids (default 1000) with\n"
+		"                       fds 0-2 on /dev/null and N DRM fds (default 2) as\n"
+		"                       symlinks to /dev/dri/renderD128; every DRM fd is its\n"
+		"                       own client unless --dup makes them share one\n");
 }
 
 int main(int argc, char **argv)
@@ -255,11 +255,11 @@ int main(int argc, char **argv)
 	}
 	r1 = t_read ? (double)t_idle / t_read : 0;
 	r2 = t_full ? (double)t_idle / t_full : 0;
-	printf("# proc-root=%s pids=%zu clients=%zu drm-fds=%zu rounds=%u "
-	       "read=%.1fus refresh=%.1fus full=%.1fus (per round, CPU)\n",
-	       root, s->npids, s->nclients, nfdref, rounds,
-	       t_read / 1e3 / rounds, t_idle / 1e3 / rounds,
-	       t_full / 1e3 / rounds);
+	fprintf(stdout,
+		"# proc-root=%s pids=%zu clients=%zu drm-fds=%zu rounds=%u read=%.1fus refresh=%.1fus full=%.1fus (per round, CPU)\n",
+		root, s->npids, s->nclients, nfdref, rounds,
+		t_read / 1e3 / rounds, t_idle / 1e3 / rounds,
+		t_full / 1e3 / rounds);
 	printf("bench: drmtop_refresh_vs_read ratio=%.2f target=<=2\n", r1);
 	printf("bench: drmtop_idle_refresh_vs_full_discovery ratio=%.2f target=<=0.3\n",
 	       r2);

@@ -12,6 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/compiler.h>
+
 #include "fdinfo.h"
 
 #define PAGE_LIMIT 4096
@@ -68,8 +70,8 @@ static void *xgrow(void *arr, size_t *cap, size_t n, size_t size)
 	return p;
 }
 
-static void __attribute__((format(printf, 4, 5)))
-add(struct report *r, unsigned int line, bool warning, const char *fmt, ...)
+static __printf(4, 5) void add(struct report *r, unsigned int line,
+			       bool warning, const char *fmt, ...)
 {
 	va_list ap;
 	struct msg *m;
@@ -547,41 +549,41 @@ static unsigned int check_one(const char *arg, const char *proc_root,
 	return bad;
 }
 
-static void usage(FILE *f)
+static void print_usage(FILE *f)
 {
 	fprintf(f,
-"Usage: %s [OPTIONS] FILE|PID:FD...\n"
-"\n"
-"Validate DRM fdinfo text against Documentation/gpu/drm-usage-stats.rst.\n"
-"FILE is a saved fdinfo file; PID:FD reads <proc-root>/PID/fdinfo/FD.\n"
-"\n"
-"Options:\n"
-"  -i, --interval SECONDS  read every file a second time after SECONDS and\n"
-"                          report drm-engine-, drm-cycles- and\n"
-"                          drm-total-cycles- counters that went backwards\n"
-"  -p, --proc-root DIR     proc file system for PID:FD (default /proc)\n"
-"  -W, --strict            treat warnings (file larger than 4096 bytes)\n"
-"                          as violations\n"
-"  -q, --quiet             do not print 'ok' lines for clean files\n"
-"  -h, --help              show this help\n"
-"\n"
-"Output: one line per problem, 'FILE: line N: message' (line 0 for\n"
-"problems of the whole file), on stdout.\n"
-"\n"
-"Checks: every line is 'key:<whitespace>value'; keys have no whitespace\n"
-"and start with drm- or a driver specific '<driver>-' prefix (pos, flags,\n"
-"mnt_id and ino from the VFS are accepted); drm- keys are ones the\n"
-"specification defines; value types and units (drm-engine-: '<uint> ns',\n"
-"drm-cycles-/drm-total-cycles-/drm-engine-capacity-/drm-client-id: <uint>,\n"
-"drm-maxfreq-/drm-curfreq-: <uint> [Hz|KHz|MHz], memory keys:\n"
-"<uint> [KiB|MiB], drm-pdev: dddd:bb:dd.f) and 64 bit range; capacity > 0;\n"
-"not both drm-total-cycles-X and drm-maxfreq-X; drm-cycles-X needs\n"
-"drm-total-cycles-X or drm-maxfreq-X; drm-total-cycles-X needs\n"
-"drm-cycles-X; drm-engine-capacity-X needs drm-engine-X or drm-cycles-X;\n"
-"no duplicate keys; drm-driver present; no empty lines or NUL bytes.\n"
-"\n"
-"Exit status: 0 clean, 1 violations found (or a file was unreadable),\n"
-"2 usage error.\n", progname);
+		"Usage: %s [OPTIONS] FILE|PID:FD...\n"
+		"\n"
+		"Validate DRM fdinfo text against Documentation/gpu/drm-usage-stats.rst.\n"
+		"FILE is a saved fdinfo file; PID:FD reads <proc-root>/PID/fdinfo/FD.\n"
+		"\n"
+		"Options:\n"
+		"  -i, --interval SECONDS  read every file a second time after SECONDS and\n"
+		"                          report drm-engine-, drm-cycles- and\n"
+		"                          drm-total-cycles- counters that went backwards\n"
+		"  -p, --proc-root DIR     proc file system for PID:FD (default /proc)\n"
+		"  -W, --strict            treat warnings (file larger than 4096 bytes)\n"
+		"                          as violations\n"
+		"  -q, --quiet             do not print 'ok' lines for clean files\n"
+		"  -h, --help              show this help\n"
+		"\n"
+		"Output: one line per problem, 'FILE: line N: message' (line 0 for\n"
+		"problems of the whole file), on stdout.\n"
+		"\n"
+		"Checks: every line is 'key:<whitespace>value'; keys have no whitespace\n"
+		"and start with drm- or a driver specific '<driver>-' prefix (pos, flags,\n"
+		"mnt_id and ino from the VFS are accepted); drm- keys are ones the\n"
+		"specification defines; value types and units (drm-engine-: '<uint> ns',\n"
+		"drm-cycles-/drm-total-cycles-/drm-engine-capacity-/drm-client-id: <uint>,\n"
+		"drm-maxfreq-/drm-curfreq-: <uint> [Hz|KHz|MHz], memory keys:\n"
+		"<uint> [KiB|MiB], drm-pdev: dddd:bb:dd.f) and 64 bit range; capacity > 0;\n"
+		"not both drm-total-cycles-X and drm-maxfreq-X; drm-cycles-X needs\n"
+		"drm-total-cycles-X or drm-maxfreq-X; drm-total-cycles-X needs\n"
+		"drm-cycles-X; drm-engine-capacity-X needs drm-engine-X or drm-cycles-X;\n"
+		"no duplicate keys; drm-driver present; no empty lines or NUL bytes.\n"
+		"\n"
+		"Exit status: 0 clean, 1 violations found (or a file was unreadable),\n"
+		"2 usage error.\n", progname);
 }
 
 int main(int argc, char **argv)
@@ -623,7 +625,7 @@ int main(int argc, char **argv)
 			quiet = true;
 			break;
 		case 'h':
-			usage(stdout);
+			print_usage(stdout);
 			return 0;
 		default:
 			fprintf(stderr, "Try '%s --help'.\n", progname);

@@ -3,10 +3,12 @@
  * drmtop - per client GPU monitor for any DRM driver, based on the
  * standard fdinfo keys of Documentation/gpu/drm-usage-stats.rst
  */
+#include <assert.h>
 #include <errno.h>
 #include <getopt.h>
 #include <ncurses.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,12 +34,17 @@ struct config {
 };
 
 static const char *progname = "drmtop";
-static volatile sig_atomic_t stop;
+/*
+ * Set by the signal handler: a lock-free atomic object may be accessed from
+ * a signal handler (C11 7.14.1.1), like a volatile sig_atomic_t.
+ */
+static_assert(ATOMIC_BOOL_LOCK_FREE == 2, "atomic_bool must be lock-free");
+static atomic_bool stop;
 
 static void on_signal(int sig)
 {
 	(void)sig;
-	stop = 1;
+	atomic_store(&stop, true);
 }
 
 static void sleep_s(double s)
@@ -47,89 +54,89 @@ static void sleep_s(double s)
 		.tv_nsec = (long)((s - (time_t)s) * 1e9),
 	};
 
-	while (!stop && nanosleep(&ts, &ts) && errno == EINTR)
+	while (!atomic_load(&stop) && nanosleep(&ts, &ts) && errno == EINTR)
 		;
 }
 
-static void usage(FILE *f)
+static void print_usage(FILE *f)
 {
 	fprintf(f,
-"Usage: %s [OPTIONS]\n"
-"\n"
-"Show GPU engine utilisation and memory of every DRM client on the system,\n"
-"for any driver that implements Documentation/gpu/drm-usage-stats.rst.\n"
-"Clients are found through /proc/PID/fd (character devices with major 226)\n"
-"and read from /proc/PID/fdinfo; a client shared by several fds or\n"
-"processes (dup, fork, SCM_RIGHTS) is shown once with all its pids.\n"
-"Clients are grouped per device: drm-pdev, else the sysfs device of the\n"
-"node, else the node name (renderDN, cardN; always with --proc-root).\n"
-"\n"
-"Options:\n"
-"  -b, --batch             plain text output, also the default when stdout\n"
-"                          is not a terminal\n"
-"  -n, --iterations COUNT  stop after COUNT refreshes (default: forever)\n"
-"  -d, --delay SECONDS     time between refreshes (default 2, minimum 0.01)\n"
-"  -j, --json              JSON lines: one object per client per refresh\n"
-"  -P, --prometheus        Prometheus text exposition format\n"
-"  -o, --output FILE       with --prometheus: atomically replace FILE each\n"
-"                          refresh (node_exporter textfile collector)\n"
-"  -f, --filter FILTER     only clients matching FILTER: driver=NAME,\n"
-"                          device=PDEV|renderDN, pid=PID, comm=NAME, or a\n"
-"                          text matched against driver, device and command\n"
-"  -s, --sort COLUMN       busy (default: busiest engine), pid, client, mem\n"
-"                          (total memory), resident, or an engine class name\n"
-"  -r, --reverse           reverse the sort order\n"
-"  -p, --proc-root DIR     read processes from DIR instead of /proc\n"
-"  -h, --help              show this help\n"
-"\n"
-"Utilisation per engine class and client, between two refreshes:\n"
-"  drm-cycles and drm-total-cycles:  dcycles / dtotal-cycles\n"
-"  drm-cycles and drm-maxfreq:       dcycles / (maxfreq * dt)\n"
-"  drm-engine (ns) only:             dns / dt\n"
-"divided by drm-engine-capacity (default 1); dt is measured per client at\n"
-"the time its fdinfo was read (CLOCK_MONOTONIC). The first sample, a\n"
-"window in which a counter went backwards (the larger previous value is\n"
-"kept, as the specification requires) and a window in which the time\n"
-"base did not advance show no value ('-', null). Values above 100%% are\n"
-"shown as they are and flagged with '!'.\n"
-"\n"
-"A refresh re-reads one fdinfo file per known client and scans only\n"
-"processes that appeared since the previous refresh; all fds of all\n"
-"processes are scanned every 5th refresh or at least every 5 seconds.\n"
-"Processes whose fds cannot be read are counted ('N processes not\n"
-"readable: run as root').\n"
-"\n"
-"Batch output: a header line per refresh, then one line per client:\n"
-"  DEVICE DRIVER client=ID pids=P1,P2 comm=NAME CLASS=PCT%% ...\n"
-"  mem.REGION=TOTAL/res:RESIDENT ...\n"
-"\n"
-"JSON output (one line per client per refresh): refresh, timestamp_ns\n"
-"(CLOCK_MONOTONIC of the read), realtime_ms, device, driver, pdev, dev,\n"
-"client_id, client_name, pids, fds[{pid,fd,comm}], engines{CLASS:{method,\n"
-"status, ns, cycles, total_cycles, maxfreq_hz, curfreq_hz, capacity,\n"
-"delta, delta_total, dt_ns, utilization (percent or null), over_100}},\n"
-"memory{REGION:{total, shared, resident, purgeable, active, memory}} in\n"
-"bytes, malformed_lines, unreadable_processes.\n"
-"\n"
-"Prometheus metrics (labels driver, device, client_id, pid, pids, comm and\n"
-"engine or region/kind):\n"
-"  drm_client_engine_busy_seconds_total     counter  drm-engine-<class>\n"
-"  drm_client_engine_cycles_total           counter  drm-cycles-<class>\n"
-"  drm_client_engine_total_cycles_total     counter  drm-total-cycles-<class>\n"
-"  drm_client_engine_capacity               gauge    drm-engine-capacity-<class>\n"
-"  drm_client_engine_max_frequency_hertz    gauge    drm-maxfreq-<class>\n"
-"  drm_client_engine_frequency_hertz        gauge    drm-curfreq-<class>\n"
-"  drm_client_engine_utilization_ratio      gauge    1.0 = 100%%, needs 2 refreshes\n"
-"  drm_client_memory_bytes                  gauge    kind=total|shared|resident|\n"
-"                                                    purgeable|active|memory\n"
-"  drmtop_unreadable_processes, drmtop_malformed_lines, drmtop_clients\n"
-"Example: drmtop --prometheus -d 15 -o /var/lib/node_exporter/drm.prom\n"
-"\n"
-"Interactive keys: q quit, h or ? help, space or p pause, < > or left/right\n"
-"change the sort column, r reverse sort, f filter, c clear filter,\n"
-"+ - change the delay.\n"
-"\n"
-"Exit status: 0 success, 1 runtime error, 2 usage error.\n", progname);
+		"Usage: %s [OPTIONS]\n"
+		"\n"
+		"Show GPU engine utilisation and memory of every DRM client on the system,\n"
+		"for any driver that implements Documentation/gpu/drm-usage-stats.rst.\n"
+		"Clients are found through /proc/PID/fd (character devices with major 226)\n"
+		"and read from /proc/PID/fdinfo; a client shared by several fds or\n"
+		"processes (dup, fork, SCM_RIGHTS) is shown once with all its pids.\n"
+		"Clients are grouped per device: drm-pdev, else the sysfs device of the\n"
+		"node, else the node name (renderDN, cardN; always with --proc-root).\n"
+		"\n"
+		"Options:\n"
+		"  -b, --batch             plain text output, also the default when stdout\n"
+		"                          is not a terminal\n"
+		"  -n, --iterations COUNT  stop after COUNT refreshes (default: forever)\n"
+		"  -d, --delay SECONDS     time between refreshes (default 2, minimum 0.01)\n"
+		"  -j, --json              JSON lines: one object per client per refresh\n"
+		"  -P, --prometheus        Prometheus text exposition format\n"
+		"  -o, --output FILE       with --prometheus: atomically replace FILE each\n"
+		"                          refresh (node_exporter textfile collector)\n"
+		"  -f, --filter FILTER     only clients matching FILTER: driver=NAME,\n"
+		"                          device=PDEV|renderDN, pid=PID, comm=NAME, or a\n"
+		"                          text matched against driver, device and command\n"
+		"  -s, --sort COLUMN       busy (default: busiest engine), pid, client, mem\n"
+		"                          (total memory), resident, or an engine class name\n"
+		"  -r, --reverse           reverse the sort order\n"
+		"  -p, --proc-root DIR     read processes from DIR instead of /proc\n"
+		"  -h, --help              show this help\n"
+		"\n"
+		"Utilisation per engine class and client, between two refreshes:\n"
+		"  drm-cycles and drm-total-cycles:  dcycles / dtotal-cycles\n"
+		"  drm-cycles and drm-maxfreq:       dcycles / (maxfreq * dt)\n"
+		"  drm-engine (ns) only:             dns / dt\n"
+		"divided by drm-engine-capacity (default 1); dt is measured per client at\n"
+		"the time its fdinfo was read (CLOCK_MONOTONIC). The first sample, a\n"
+		"window in which a counter went backwards (the larger previous value is\n"
+		"kept, as the specification requires) and a window in which the time\n"
+		"base did not advance show no value ('-', null). Values above 100%% are\n"
+		"shown as they are and flagged with '!'.\n"
+		"\n"
+		"A refresh re-reads one fdinfo file per known client and scans only\n"
+		"processes that appeared since the previous refresh; all fds of all\n"
+		"processes are scanned every 5th refresh or at least every 5 seconds.\n"
+		"Processes whose fds cannot be read are counted ('N processes not\n"
+		"readable: run as root').\n"
+		"\n"
+		"Batch output: a header line per refresh, then one line per client:\n"
+		"  DEVICE DRIVER client=ID pids=P1,P2 comm=NAME CLASS=PCT%% ...\n"
+		"  mem.REGION=TOTAL/res:RESIDENT ...\n"
+		"\n"
+		"JSON output (one line per client per refresh): refresh, timestamp_ns\n"
+		"(CLOCK_MONOTONIC of the read), realtime_ms, device, driver, pdev, dev,\n"
+		"client_id, client_name, pids, fds[{pid,fd,comm}], engines{CLASS:{method,\n"
+		"status, ns, cycles, total_cycles, maxfreq_hz, curfreq_hz, capacity,\n"
+		"delta, delta_total, dt_ns, utilization (percent or null), over_100}},\n"
+		"memory{REGION:{total, shared, resident, purgeable, active, memory}} in\n"
+		"bytes, malformed_lines, unreadable_processes.\n"
+		"\n"
+		"Prometheus metrics (labels driver, device, client_id, pid, pids, comm and\n"
+		"engine or region/kind):\n"
+		"  drm_client_engine_busy_seconds_total     counter  drm-engine-<class>\n"
+		"  drm_client_engine_cycles_total           counter  drm-cycles-<class>\n"
+		"  drm_client_engine_total_cycles_total     counter  drm-total-cycles-<class>\n"
+		"  drm_client_engine_capacity               gauge    drm-engine-capacity-<class>\n"
+		"  drm_client_engine_max_frequency_hertz    gauge    drm-maxfreq-<class>\n"
+		"  drm_client_engine_frequency_hertz        gauge    drm-curfreq-<class>\n"
+		"  drm_client_engine_utilization_ratio      gauge    1.0 = 100%%, needs 2 refreshes\n"
+		"  drm_client_memory_bytes                  gauge    kind=total|shared|resident|\n"
+		"                                                    purgeable|active|memory\n"
+		"  drmtop_unreadable_processes, drmtop_malformed_lines, drmtop_clients\n"
+		"Example: drmtop --prometheus -d 15 -o /var/lib/node_exporter/drm.prom\n"
+		"\n"
+		"Interactive keys: q quit, h or ? help, space or p pause, < > or left/right\n"
+		"change the sort column, r reverse sort, f filter, c clear filter,\n"
+		"+ - change the delay.\n"
+		"\n"
+		"Exit status: 0 success, 1 runtime error, 2 usage error.\n", progname);
 }
 
 static int bad_usage(const char *fmt, const char *arg)
@@ -205,7 +212,7 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 			cfg->proc_root = optarg;
 			break;
 		case 'h':
-			usage(stdout);
+			print_usage(stdout);
 			return 0;
 		default:
 			fprintf(stderr, "Try '%s --help'.\n", progname);
@@ -254,10 +261,10 @@ static int run_batch(struct config *cfg, struct drm_scan *s)
 	unsigned long i;
 	int ret;
 
-	for (i = 1; !stop && (!cfg->count || i <= cfg->count); i++) {
+	for (i = 1; !atomic_load(&stop) && (!cfg->count || i <= cfg->count); i++) {
 		if (i > 1)
 			sleep_s(cfg->delay);
-		if (stop)
+		if (atomic_load(&stop))
 			break;
 		ret = drm_scan_refresh(s, DRM_SCAN_AUTO);
 		if (ret) {

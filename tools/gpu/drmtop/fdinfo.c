@@ -39,7 +39,7 @@ bool fdinfo_next_line(const char **pos, const char *end, unsigned int *lineno,
 	l->lineno = ++*lineno;
 	l->start = p;
 	l->len = nl - p;
-	l->has_nul = memchr(p, '\0', l->len) != NULL;
+	l->has_nul = !!memchr(p, '\0', l->len);
 	l->key_has_ws = false;
 	*pos = nl < end ? nl + 1 : end;
 
@@ -296,14 +296,17 @@ void fdinfo_reset(struct fdinfo *fi)
 	}
 	fi->has_client_id = false;
 	fi->client_id = 0;
-	fi->n_engines = fi->n_regions = fi->n_extra = 0;
+	fi->n_engines = 0;
+	fi->n_regions = 0;
+	fi->n_extra = 0;
 	if (fi->engine_idx.size)
 		memset(fi->engine_idx.slots, 0,
 		       fi->engine_idx.size * sizeof(size_t));
 	if (fi->region_idx.size)
 		memset(fi->region_idx.slots, 0,
 		       fi->region_idx.size * sizeof(size_t));
-	fi->lines = fi->malformed = 0;
+	fi->lines = 0;
+	fi->malformed = 0;
 	fi->size = 0;
 }
 
@@ -488,7 +491,8 @@ static int add_extra(struct fdinfo *fi, const struct fdinfo_line *l)
 		if (!kv->key || !kv->value) {
 			free(kv->key);
 			free(kv->value);
-			kv->key = kv->value = NULL;
+			kv->key = NULL;
+			kv->value = NULL;
 			fi->extra_named = fi->n_extra;
 		}
 		return -ENOMEM;

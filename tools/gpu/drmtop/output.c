@@ -2,7 +2,6 @@
 /*
  * Batch, JSON and Prometheus output, client filtering/sorting
  */
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/sysmacros.h>
@@ -51,7 +50,7 @@ void fmt_bytes(char *buf, size_t size, uint64_t v)
 		u++;
 	}
 	if (!u)
-		snprintf(buf, size, "%" PRIu64 "B", v);
+		snprintf(buf, size, "%lluB", (unsigned long long)v);
 	else
 		snprintf(buf, size, "%.1f%c", d, units[u]);
 }
@@ -238,8 +237,8 @@ static void print_batch_client(FILE *f, const struct drm_client *c)
 	char b1[32], b2[32];
 	size_t j, k;
 
-	fprintf(f, "%s %s client=%" PRIu64 " pids=", c->devname, c->info.driver,
-		c->info.client_id);
+	fprintf(f, "%s %s client=%llu pids=", c->devname, c->info.driver,
+		(unsigned long long)c->info.client_id);
 	print_pids(f, c, ",");
 	fprintf(f, " comm=%s", c->fds[0].comm);
 	for (j = 0; j < c->neng; j++) {
@@ -288,7 +287,7 @@ static void json_str(FILE *f, const char *s)
 static void json_opt_u64(FILE *f, const char *name, bool has, uint64_t v)
 {
 	if (has)
-		fprintf(f, ",\"%s\":%" PRIu64, name, v);
+		fprintf(f, ",\"%s\":%llu", name, (unsigned long long)v);
 	else
 		fprintf(f, ",\"%s\":null", name);
 }
@@ -304,9 +303,10 @@ void print_json(FILE *f, const struct drm_scan *s, const struct view_opts *o,
 	for (i = 0; i < n; i++) {
 		const struct drm_client *c = v[i];
 
-		fprintf(f, "{\"refresh\":%lu,\"timestamp_ns\":%" PRIu64
-			",\"realtime_ms\":%" PRIu64 ",\"device\":", iter,
-			c->ts_ns, (uint64_t)rt.tv_sec * 1000 +
+		fprintf(f,
+			"{\"refresh\":%lu,\"timestamp_ns\":%llu,\"realtime_ms\":%llu,\"device\":",
+			iter, (unsigned long long)c->ts_ns,
+			(unsigned long long)rt.tv_sec * 1000 +
 			rt.tv_nsec / 1000000);
 		json_str(f, c->devname);
 		fprintf(f, ",\"driver\":");
@@ -356,7 +356,8 @@ void print_json(FILE *f, const struct drm_scan *s, const struct view_opts *o,
 				     e->maxfreq_hz);
 			json_opt_u64(f, "curfreq_hz", e->has_curfreq,
 				     e->curfreq_hz);
-			fprintf(f, ",\"capacity\":%" PRIu64, r->capacity);
+			fprintf(f, ",\"capacity\":%llu",
+				(unsigned long long)r->capacity);
 			json_opt_u64(f, "delta", r->status == UTIL_OK,
 				     r->delta);
 			json_opt_u64(f, "delta_total", r->status == UTIL_OK,
@@ -382,9 +383,10 @@ void print_json(FILE *f, const struct drm_scan *s, const struct view_opts *o,
 			for (m = 0; m < FDINFO_MEM_KINDS; m++) {
 				if (!(r->present & (1u << m)))
 					continue;
-				fprintf(f, "%s\"%s\":%" PRIu64,
+				fprintf(f, "%s\"%s\":%llu",
 					first ? "" : ",",
-					fdinfo_mem_kind_name[m], r->bytes[m]);
+					fdinfo_mem_kind_name[m],
+					(unsigned long long)r->bytes[m]);
 				first = 0;
 			}
 			fputc('}', f);
@@ -414,8 +416,8 @@ static void prom_labels(FILE *f, const struct drm_client *c)
 	prom_str(f, c->info.driver);
 	fputs("\",device=\"", f);
 	prom_str(f, c->devname);
-	fprintf(f, "\",client_id=\"%" PRIu64 "\",pid=\"%d\",pids=\"",
-		c->info.client_id, (int)c->fds[0].pid);
+	fprintf(f, "\",client_id=\"%llu\",pid=\"%d\",pids=\"",
+		(unsigned long long)c->info.client_id, (int)c->fds[0].pid);
 	print_pids(f, c, ",");
 	fputs("\",comm=\"", f);
 	prom_str(f, c->fds[0].comm);
@@ -429,29 +431,118 @@ enum prom_val {
 static const struct {
 	const char *name, *type, *help;
 } prom_metrics[] = {
-	[P_NS] = { "drm_client_engine_busy_seconds_total", "counter",
-		   "Time the engine class was busy with this client (drm-engine-<class>)." },
-	[P_CYCLES] = { "drm_client_engine_cycles_total", "counter",
-		       "Busy cycles of the engine class for this client (drm-cycles-<class>)." },
-	[P_TOTAL] = { "drm_client_engine_total_cycles_total", "counter",
-		      "Total cycles elapsed on the engine class (drm-total-cycles-<class>)." },
-	[P_CAP] = { "drm_client_engine_capacity", "gauge",
-		    "Number of identical engines in the class (drm-engine-capacity-<class>, default 1)." },
-	[P_MAXF] = { "drm_client_engine_max_frequency_hertz", "gauge",
-		     "Maximum engine frequency (drm-maxfreq-<class>)." },
-	[P_CURF] = { "drm_client_engine_frequency_hertz", "gauge",
-		     "Current engine frequency (drm-curfreq-<class>)." },
-	[P_UTIL] = { "drm_client_engine_utilization_ratio", "gauge",
-		     "Utilisation of the engine class over the last refresh interval, 1 = 100%, divided by capacity; absent when undefined." },
-	[P_MEM] = { "drm_client_memory_bytes", "gauge",
-		    "Memory of the client per region and kind (drm-<kind>-<region>; kind=memory is the legacy drm-memory-<region>)." },
+	[P_NS] = {
+		"drm_client_engine_busy_seconds_total", "counter",
+		"Time the engine class was busy with this client (drm-engine-<class>).",
+	},
+	[P_CYCLES] = {
+		"drm_client_engine_cycles_total", "counter",
+		"Busy cycles of the engine class for this client (drm-cycles-<class>).",
+	},
+	[P_TOTAL] = {
+		"drm_client_engine_total_cycles_total", "counter",
+		"Total cycles elapsed on the engine class (drm-total-cycles-<class>).",
+	},
+	[P_CAP] = {
+		"drm_client_engine_capacity", "gauge",
+		"Number of identical engines in the class (drm-engine-capacity-<class>, default 1).",
+	},
+	[P_MAXF] = {
+		"drm_client_engine_max_frequency_hertz", "gauge",
+		"Maximum engine frequency (drm-maxfreq-<class>).",
+	},
+	[P_CURF] = {
+		"drm_client_engine_frequency_hertz", "gauge",
+		"Current engine frequency (drm-curfreq-<class>).",
+	},
+	[P_UTIL] = {
+		"drm_client_engine_utilization_ratio", "gauge",
+		"Utilisation of the engine class over the last refresh interval, 1 = 100%, divided by capacity; absent when undefined.",
+	},
+	[P_MEM] = {
+		"drm_client_memory_bytes", "gauge",
+		"Memory of the client per region and kind (drm-<kind>-<region>; kind=memory is the legacy drm-memory-<region>).",
+	},
 };
+
+/* Format the value of metric m for one engine; false when it has none. */
+static bool prom_engine_val(char *val, size_t size, int m,
+			    const struct client_engine *ce)
+{
+	const struct fdinfo_engine *e = ce->cur;
+	uint64_t v;
+
+	if (m == P_NS && e->has_ns) {
+		snprintf(val, size, "%llu.%09llu",
+			 (unsigned long long)(e->ns / 1000000000),
+			 (unsigned long long)(e->ns % 1000000000));
+		return true;
+	}
+	if (m == P_UTIL && ce->res.status == UTIL_OK) {
+		snprintf(val, size, "%.6f", ce->res.pct / 100.0);
+		return true;
+	}
+	if (m == P_CYCLES && e->has_cycles)
+		v = e->cycles;
+	else if (m == P_TOTAL && e->has_total_cycles)
+		v = e->total_cycles;
+	else if (m == P_CAP)
+		v = ce->res.capacity;
+	else if (m == P_MAXF && e->has_maxfreq)
+		v = e->maxfreq_hz;
+	else if (m == P_CURF && e->has_curfreq)
+		v = e->curfreq_hz;
+	else
+		return false;
+	snprintf(val, size, "%llu", (unsigned long long)v);
+	return true;
+}
+
+static void prom_engines(FILE *f, const struct drm_client *c, int m)
+{
+	size_t j;
+
+	for (j = 0; j < c->neng; j++) {
+		const struct client_engine *ce = &c->eng[j];
+		char val[48];
+
+		if (!ce->cur || !prom_engine_val(val, sizeof(val), m, ce))
+			continue;
+		fprintf(f, "%s", prom_metrics[m].name);
+		prom_labels(f, c);
+		fputs(",engine=\"", f);
+		prom_str(f, ce->name);
+		fprintf(f, "\"} %s\n", val);
+	}
+}
+
+static void prom_memory(FILE *f, const struct drm_client *c)
+{
+	size_t j;
+	int k;
+
+	for (j = 0; j < c->info.n_regions; j++) {
+		const struct fdinfo_region *r = &c->info.regions[j];
+
+		for (k = 0; k < FDINFO_MEM_KINDS; k++) {
+			if (!(r->present & (1u << k)))
+				continue;
+			fprintf(f, "%s", prom_metrics[P_MEM].name);
+			prom_labels(f, c);
+			fputs(",region=\"", f);
+			prom_str(f, r->name);
+			fprintf(f, "\",kind=\"%s\"} %llu\n",
+				fdinfo_mem_kind_name[k],
+				(unsigned long long)r->bytes[k]);
+		}
+	}
+}
 
 void print_prometheus(FILE *f, const struct drm_scan *s,
 		      const struct view_opts *o)
 {
 	struct drm_client **v;
-	size_t n = view_clients(s, o, &v), i, j;
+	size_t n = view_clients(s, o, &v), i;
 	int m;
 
 	for (m = P_NS; m <= P_MEM; m++) {
@@ -459,69 +550,18 @@ void print_prometheus(FILE *f, const struct drm_scan *s,
 			prom_metrics[m].name, prom_metrics[m].help,
 			prom_metrics[m].name, prom_metrics[m].type);
 		for (i = 0; i < n; i++) {
-			const struct drm_client *c = v[i];
-
-			if (m == P_MEM) {
-				for (j = 0; j < c->info.n_regions; j++) {
-					const struct fdinfo_region *r =
-						&c->info.regions[j];
-					int k;
-
-					for (k = 0; k < FDINFO_MEM_KINDS; k++) {
-						if (!(r->present & (1u << k)))
-							continue;
-						fprintf(f, "%s", prom_metrics[m].name);
-						prom_labels(f, c);
-						fputs(",region=\"", f);
-						prom_str(f, r->name);
-						fprintf(f, "\",kind=\"%s\"} %" PRIu64 "\n",
-							fdinfo_mem_kind_name[k],
-							r->bytes[k]);
-					}
-				}
-				continue;
-			}
-			for (j = 0; j < c->neng; j++) {
-				const struct client_engine *ce = &c->eng[j];
-				const struct fdinfo_engine *e = ce->cur;
-				char val[48];
-
-				if (!e)
-					continue;
-				if (m == P_NS && e->has_ns)
-					snprintf(val, sizeof(val), "%" PRIu64 ".%09" PRIu64,
-						 e->ns / 1000000000, e->ns % 1000000000);
-				else if (m == P_CYCLES && e->has_cycles)
-					snprintf(val, sizeof(val), "%" PRIu64, e->cycles);
-				else if (m == P_TOTAL && e->has_total_cycles)
-					snprintf(val, sizeof(val), "%" PRIu64,
-						 e->total_cycles);
-				else if (m == P_CAP)
-					snprintf(val, sizeof(val), "%" PRIu64,
-						 ce->res.capacity);
-				else if (m == P_MAXF && e->has_maxfreq)
-					snprintf(val, sizeof(val), "%" PRIu64,
-						 e->maxfreq_hz);
-				else if (m == P_CURF && e->has_curfreq)
-					snprintf(val, sizeof(val), "%" PRIu64,
-						 e->curfreq_hz);
-				else if (m == P_UTIL && ce->res.status == UTIL_OK)
-					snprintf(val, sizeof(val), "%.6f",
-						 ce->res.pct / 100.0);
-				else
-					continue;
-				fprintf(f, "%s", prom_metrics[m].name);
-				prom_labels(f, c);
-				fputs(",engine=\"", f);
-				prom_str(f, ce->name);
-				fprintf(f, "\"} %s\n", val);
-			}
+			if (m == P_MEM)
+				prom_memory(f, v[i]);
+			else
+				prom_engines(f, v[i], m);
 		}
 	}
-	fprintf(f, "# HELP drmtop_unreadable_processes Processes whose file descriptors could not be read (run as root to see them).\n"
+	fprintf(f,
+		"# HELP drmtop_unreadable_processes Processes whose file descriptors could not be read (run as root to see them).\n"
 		"# TYPE drmtop_unreadable_processes gauge\n"
 		"drmtop_unreadable_processes %zu\n", s->nunreadable);
-	fprintf(f, "# HELP drmtop_malformed_lines fdinfo lines of the listed clients that could not be parsed.\n"
+	fprintf(f,
+		"# HELP drmtop_malformed_lines fdinfo lines of the listed clients that could not be parsed.\n"
 		"# TYPE drmtop_malformed_lines gauge\n"
 		"drmtop_malformed_lines %u\n", s->malformed);
 	fprintf(f, "# HELP drmtop_clients DRM clients found.\n"

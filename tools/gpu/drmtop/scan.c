@@ -69,7 +69,7 @@ static bool pid_in(const pid_t *arr, size_t n, pid_t pid)
 {
 	if (!n)
 		return false;
-	return bsearch(&pid, arr, n, sizeof(*arr), cmp_pid) != NULL;
+	return !!bsearch(&pid, arr, n, sizeof(*arr), cmp_pid);
 }
 
 bool drm_node_to_rdev(const char *name, dev_t *rdev)

@@ -103,7 +103,8 @@ t "check: --strict turns the warning into a violation" test $? -eq 1
 printf 'drm-driver:\tx\0y\n' >"$T/nul.txt"
 $CHK "$T/nul.txt" >"$T/c.out" 2>&1
 rc=$?
-t "check: NUL byte reported (exit $rc)" test $rc -eq 1 -a -n "$(grep 'line 1: line contains a NUL byte' "$T/c.out")"
+t "check: NUL byte reported (exit $rc)" test $rc -eq 1 -a \
+	-n "$(grep 'line 1: line contains a NUL byte' "$T/c.out")"
 head -c 300000 /dev/urandom >"$T/garbage.bin"
 $CHK "$T/garbage.bin" >/dev/null 2>"$T/c.err"
 rc=$?
@@ -126,9 +127,13 @@ t "check: PID:FD form reads <proc-root>/PID/fdinfo/FD" test $? -eq 0
 
 # --interval: the file is a FIFO fed twice, so the two reads are exact (the
 # writer pauses after the first sample so that the first read has closed)
-ctr() { printf 'drm-driver:\tsimgpu\ndrm-engine-rcs:\t%s ns\ndrm-cycles-rcs:\t%s\ndrm-total-cycles-rcs:\t%s\n' "$1" "$2" "$3"; }
+ctr() { # ns cycles total-cycles
+	printf 'drm-driver:\tsimgpu\ndrm-engine-rcs:\t%s ns\n' "$1"
+	printf 'drm-cycles-rcs:\t%s\ndrm-total-cycles-rcs:\t%s\n' "$2" "$3"
+}
 mkfifo "$T/ctr"
-(timeout -s KILL 20 sh -c "printf '%s\n' \"$(ctr 500 200 1000)\" >$T/ctr; sleep 0.1; printf '%s\n' \"$(ctr 600 100 2000)\" >$T/ctr") &
+(timeout -s KILL 20 sh -c "printf '%s\n' \"$(ctr 500 200 1000)\" >$T/ctr; sleep 0.1;
+	printf '%s\n' \"$(ctr 600 100 2000)\" >$T/ctr") &
 timeout -s KILL 30 $CHK -q --interval 0.3 "$T/ctr" >"$T/c.out" 2>"$T/c.err"
 rc=$?
 wait
@@ -136,7 +141,8 @@ t "check: --interval detects a backwards counter (exit $rc)" test $rc -eq 1
 t "check: --interval message names the counter" \
 	has "$T/c.out" "line 3: drm-cycles-rcs went backwards: 200 -> 100"
 t "check: --interval does not flag counters that advanced" lacks "$T/c.out" "drm-engine-rcs"
-(timeout -s KILL 20 sh -c "printf '%s\n' \"$(ctr 500 200 1000)\" >$T/ctr; sleep 0.1; printf '%s\n' \"$(ctr 600 300 2000)\" >$T/ctr") &
+(timeout -s KILL 20 sh -c "printf '%s\n' \"$(ctr 500 200 1000)\" >$T/ctr; sleep 0.1;
+	printf '%s\n' \"$(ctr 600 300 2000)\" >$T/ctr") &
 timeout -s KILL 30 $CHK -q --interval 0.3 "$T/ctr" >"$T/c.out" 2>&1
 rc=$?
 wait
@@ -154,11 +160,13 @@ t "drmtop: stray argument rejected (exit 2)" test $? -eq 2
 $TOP -o x >/dev/null 2>"$T/e"
 t "drmtop: --output without --prometheus rejected (exit 2)" test $? -eq 2
 $TOP --help >"$T/h" 2>&1
-t "drmtop: --help exit 0, documents metrics" test $? -eq 0 -a -n "$(grep drm_client_engine_cycles_total "$T/h")"
+t "drmtop: --help exit 0, documents metrics" test $? -eq 0 -a \
+	-n "$(grep drm_client_engine_cycles_total "$T/h")"
 $TOP -p "$T/nope" -n 1 >/dev/null 2>"$T/e"
 t "drmtop: missing proc root is an error (exit 1)" test $? -eq 1
 timeout 30 $TOP -b -n 2 -d 0.05 >"$T/o" 2>"$T/e"
-t "drmtop: batch mode on the real /proc" test $? -eq 0 -a "$(grep -c '^drmtop: refresh' "$T/o")" -eq 2
+t "drmtop: batch mode on the real /proc" \
+	test $? -eq 0 -a "$(grep -c '^drmtop: refresh' "$T/o")" -eq 2
 
 # --- drmtop: fake proc tree, two refreshes, counters advance between ---
 P=$T/fake
@@ -216,10 +224,12 @@ t "drmtop batch: unreadable process reported" has "$T/batch" "1 processes not re
 t "drmtop batch: 2 clients per refresh" test "$(grep -c '^0000:00:04.0 simgpu' "$T/batch")" -eq 4
 t "drmtop batch: shared client listed once with both pids" \
 	has "$T/batch" "client=7 pids=200,201 comm=render"
-t "drmtop batch: first sample has no value" has "$T/batch" "client=7 pids=200,201 comm=render rcs=- ccs=-"
+t "drmtop batch: first sample has no value" \
+	has "$T/batch" "client=7 pids=200,201 comm=render rcs=- ccs=-"
 t "drmtop batch: rcs 5000/10000 cycles = 50.0%, ccs 20000/10000/4 = 50.0%" \
 	has "$T/batch" "client=7 pids=200,201 comm=render rcs=50.0% ccs=50.0%"
-t "drmtop batch: 150% shown and flagged" has "$T/batch" "client=9 pids=202 comm=hot rcs=150.0%! ccs=0.0%"
+t "drmtop batch: 150% shown and flagged" \
+	has "$T/batch" "client=9 pids=202 comm=hot rcs=150.0%! ccs=0.0%"
 t "drmtop batch: memory shown" has "$T/batch" "mem.memory=8.0K/res:4.0K mem.vram0=1.0M"
 t "drmtop batch: client without drm-pdev shown under its node" \
 	has "$T/batch" "renderD129 v3d client=5 pids=204 comm=v3dapp render=0.0%"
@@ -275,15 +285,22 @@ t "drmtop prometheus: no sanitizer report" clean "$T/e"
 t "drmtop prometheus: -o writes the file, nothing on stdout" test -s "$T/drm.prom" -a ! -s "$T/po"
 t "drmtop prometheus: no temporary file left" test -z "$(ls "$T" | grep 'drm.prom.tmp')"
 L='driver="simgpu",device="0000:00:04.0",client_id="7",pid="200",pids="200,201",comm="render"'
-t "drmtop prometheus: utilisation ratio" has "$T/drm.prom" "drm_client_engine_utilization_ratio{$L,engine=\"rcs\"} 0.500000"
-t "drmtop prometheus: ratio above 1 kept" has "$T/drm.prom" "drm_client_engine_utilization_ratio{driver=\"simgpu\",device=\"0000:00:04.0\",client_id=\"9\",pid=\"202\",pids=\"202\",comm=\"hot\",engine=\"rcs\"} 1.500000"
-t "drmtop prometheus: raw cycle counters" has "$T/drm.prom" "drm_client_engine_cycles_total{$L,engine=\"rcs\"} 2375355"
+t "drmtop prometheus: utilisation ratio" has "$T/drm.prom" \
+	"drm_client_engine_utilization_ratio{$L,engine=\"rcs\"} 0.500000"
+L9='driver="simgpu",device="0000:00:04.0",client_id="9",pid="202",pids="202",comm="hot"'
+t "drmtop prometheus: ratio above 1 kept" has "$T/drm.prom" \
+	"drm_client_engine_utilization_ratio{$L9,engine=\"rcs\"} 1.500000"
+t "drmtop prometheus: raw cycle counters" has "$T/drm.prom" \
+	"drm_client_engine_cycles_total{$L,engine=\"rcs\"} 2375355"
 t "drmtop prometheus: capacity" has "$T/drm.prom" "drm_client_engine_capacity{$L,engine=\"ccs\"} 4"
-t "drmtop prometheus: memory" has "$T/drm.prom" "drm_client_memory_bytes{$L,region=\"vram0\",kind=\"total\"} 1048576"
+t "drmtop prometheus: memory" has "$T/drm.prom" \
+	"drm_client_memory_bytes{$L,region=\"vram0\",kind=\"total\"} 1048576"
 t "drmtop prometheus: unreadable gauge" has "$T/drm.prom" "drmtop_unreadable_processes 1"
-t "drmtop prometheus: HELP and TYPE lines" has "$T/drm.prom" "# TYPE drm_client_engine_cycles_total counter"
+t "drmtop prometheus: HELP and TYPE lines" has "$T/drm.prom" \
+	"# TYPE drm_client_engine_cycles_total counter"
 t "drmtop prometheus: every sample line is well formed" \
-	test -z "$(grep -v '^#' "$T/drm.prom" | grep -Ev '^[a-z_]+(\{([a-z_]+="[^"]*",?)+\})? [0-9.]+$')"
+	test -z "$(grep -v '^#' "$T/drm.prom" |
+		grep -Ev '^[a-z_]+(\{([a-z_]+="[^"]*",?)+\})? [0-9.]+$')"
 
 feed "$T/filt"
 timeout -s KILL 30 $TOP -b -n 2 -d 0.1 -p "$P" -f pid=202 >"$T/filt" 2>"$T/e"
@@ -318,8 +335,9 @@ t "bench: fake tree of 1000 pids created" test "$(ls "$T/bench" | wc -l)" -eq 10
 sed 's/^/# /' "$T/bench.out"
 t "bench: prints the refresh/read ratio line" \
 	grep -Eq '^bench: drmtop_refresh_vs_read ratio=[0-9.]+ target=<=2$' "$T/bench.out"
-t "bench: prints the idle/full discovery ratio line" \
-	grep -Eq '^bench: drmtop_idle_refresh_vs_full_discovery ratio=[0-9.]+ target=<=0.3$' "$T/bench.out"
+t "bench: prints the idle/full discovery ratio line" grep -Eq \
+	'^bench: drmtop_idle_refresh_vs_full_discovery ratio=[0-9.]+ target=<=0.3$' \
+	"$T/bench.out"
 
 echo "1..$n"
 [ $fail -eq 0 ] || { echo "# $fail of $n tests failed"; exit 1; }

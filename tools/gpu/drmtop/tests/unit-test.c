@@ -15,6 +15,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <linux/compiler.h>
+
 #include "fdinfo.h"
 #include "output.h"
 #include "scan.h"
@@ -23,8 +25,7 @@
 static int ntest, nfail;
 static const char *fixdir;
 
-static void __attribute__((format(printf, 2, 3)))
-ok(int cond, const char *fmt, ...)
+static __printf(2, 3) void ok(int cond, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -312,10 +313,11 @@ static struct fdinfo_engine mk(uint64_t ns, uint64_t cycles, uint64_t total,
 
 #define NA UINT64_MAX
 #define SEC 1000000000ull
+#define EPS 0.000001
 
 static int near(double a, double b)
 {
-	return a > b - 1e-6 && a < b + 1e-6;
+	return a > b - EPS && a < b + EPS;
 }
 
 static void test_util(void)
@@ -514,7 +516,7 @@ static void test_discovery(void)
 	mkdir(path, 0755);
 
 	s = drm_scan_new(root);
-	ok(s != NULL, "scan on fake proc root %s", root);
+	ok(!!s, "scan on fake proc root %s", root);
 	if (!s)
 		return;
 	ok(!drm_scan_refresh(s, DRM_SCAN_AUTO) && s->last_was_full,
