@@ -29,6 +29,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/compiler.h>
+
 #include <drm/simgpu_drm.h>
 
 #define MAX_QUEUES	64
@@ -67,7 +69,7 @@ static struct {
 
 static const char *prog = "simgpu-load";
 
-static void usage(FILE *f)
+static void print_help(FILE *f)
 {
 	fprintf(f,
 		"usage: %s [--class rcs|bcs|vcs|vecs|ccs] [--instance N] [--duty PCT]\n"
@@ -86,8 +88,7 @@ static void usage(FILE *f)
 		prog, MAX_QUEUES, MAX_CLIENTS);
 }
 
-static void __attribute__((noreturn, format(printf, 1, 2)))
-bad_usage(const char *fmt, ...)
+static void __noreturn __printf(1, 2) bad_usage(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -96,12 +97,11 @@ bad_usage(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "\n");
-	usage(stderr);
+	print_help(stderr);
 	exit(2);
 }
 
-static void __attribute__((noreturn, format(printf, 1, 2)))
-die(const char *fmt, ...)
+static void __noreturn __printf(1, 2) die(const char *fmt, ...)
 {
 	int err = errno;
 	va_list ap;
@@ -242,7 +242,7 @@ static void parse_args(int argc, char **argv)
 			parse_alloc(optarg);
 			break;
 		case 'h':
-			usage(stdout);
+			print_help(stdout);
 			exit(0);
 		case ':':
 			bad_usage("option '%s' needs an argument",
@@ -389,7 +389,7 @@ struct ready {
 	int err;
 };
 
-static void __attribute__((noreturn)) client(int ready_fd)
+static void __noreturn client(int ready_fd)
 {
 	uint64_t period = opt.period_ms * 1000000.0;
 	uint64_t busy = period * opt.duty / 100.0;

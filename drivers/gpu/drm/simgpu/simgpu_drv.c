@@ -191,9 +191,15 @@ static int __init simgpu_init(void)
 	struct simgpu_device *sdev;
 	int ret;
 
+	ret = simgpu_queue_module_init();
+	if (ret)
+		return ret;
+
 	pdev = platform_device_register_simple(DRIVER_NAME, -1, NULL, 0);
-	if (IS_ERR(pdev))
-		return PTR_ERR(pdev);
+	if (IS_ERR(pdev)) {
+		ret = PTR_ERR(pdev);
+		goto err_queue;
+	}
 
 	if (!devres_open_group(&pdev->dev, NULL, GFP_KERNEL)) {
 		ret = -ENOMEM;
@@ -218,6 +224,8 @@ err_devres:
 	devres_release_group(&pdev->dev, NULL);
 err_unregister:
 	platform_device_unregister(pdev);
+err_queue:
+	simgpu_queue_module_exit();
 	return ret;
 }
 
@@ -228,6 +236,12 @@ static void __exit simgpu_exit(void)
 	drm_dev_unregister(&simgpu_global->drm);
 	devres_release_group(&pdev->dev, NULL);
 	platform_device_unregister(pdev);
+	/*
+	 * Exec queues of closed files may still hold the device: wait until
+	 * they are freed, the last one releasing the device, before the
+	 * module's code goes away.
+	 */
+	simgpu_queue_module_exit();
 }
 
 module_init(simgpu_init);

@@ -45,7 +45,9 @@ struct simgpu_engine;
  * @engines: the engines present, ordered by class then instance. The engine
  *	set is fixed at probe; fdinfo walks it without locking.
  * @engine_by_hw_id: the same engines indexed by SIMGPU_HW_ENGINE_ID(), NULL
- *	for absent ones
+ *	for absent ones. The interrupt handler reads it under rcu_read_lock();
+ *	the engines are cleared from it and an RCU grace period waited for
+ *	before they are freed.
  * @engines_per_class: number of engines of each &enum drm_simgpu_engine_class
  * @vram_size: size of the local memory (VRAM0) in bytes, read at probe
  * @vram_used: bytes of VRAM0 allocated to buffer objects; only changed

@@ -7,6 +7,7 @@
 #include <linux/dma-fence.h>
 #include <linux/io.h>
 #include <linux/jiffies.h>
+#include <linux/rcupdate.h>
 
 #include <drm/drm_managed.h>
 #include <drm/drm_print.h>
@@ -119,6 +120,12 @@ void simgpu_irq_handler(void *data)
 	struct simgpu_device *sdev = data;
 	u64 pending;
 
+	/*
+	 * The RCU read section lets simgpu_engines_fini() wait for a handler
+	 * running on another CPU before the engines are freed.
+	 */
+	rcu_read_lock();
+
 	pending = simgpu_read32(sdev, SIMGPU_REG_IRQ_STATUS) |
 		  (u64)simgpu_read32(sdev, SIMGPU_REG_IRQ_STATUS_HI) << 32;
 
@@ -131,10 +138,13 @@ void simgpu_irq_handler(void *data)
 		pending &= ~BIT_ULL(id);
 		simgpu_write32(sdev, reg, reason);
 
-		eng = id < SIMGPU_MAX_ENGINES ? sdev->engine_by_hw_id[id] : NULL;
+		eng = id < SIMGPU_MAX_ENGINES ?
+		      READ_ONCE(sdev->engine_by_hw_id[id]) : NULL;
 		if (eng && reason)
 			simgpu_engine_irq(eng, reason);
 	}
+
+	rcu_read_unlock();
 }
 
 static struct dma_fence *simgpu_run_job(struct drm_sched_job *sched_job)
@@ -321,13 +331,22 @@ static void simgpu_engines_fini(struct drm_device *drm, void *arg)
 	struct simgpu_device *sdev = arg;
 	unsigned int i;
 
+	/*
+	 * No new calls of the handler once IRQ_ENABLE is clear, but one may
+	 * still be running on another CPU: the model's timers, which call it,
+	 * are only cancelled by simgpu_hw_destroy(), after the engines were
+	 * freed. Unpublish the engines and wait for such a handler to return.
+	 */
 	simgpu_write32(sdev, SIMGPU_REG_IRQ_ENABLE, 0);
+	for (i = 0; i < sdev->num_engines; i++)
+		WRITE_ONCE(sdev->engine_by_hw_id[sdev->engines[i]->hw_id], NULL);
+	synchronize_rcu();
+
 	for (i = 0; i < sdev->num_engines; i++) {
 		struct simgpu_engine *eng = sdev->engines[i];
 
 		drm_WARN_ON(drm, !list_empty(&eng->inflight));
 		drm_sched_fini(&eng->sched);
-		WRITE_ONCE(sdev->engine_by_hw_id[eng->hw_id], NULL);
 	}
 }
 

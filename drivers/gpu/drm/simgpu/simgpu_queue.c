@@ -5,6 +5,8 @@
 
 #include <linux/dma-fence.h>
 #include <linux/slab.h>
+#include <linux/wait_bit.h>
+#include <linux/workqueue.h>
 
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
@@ -21,7 +23,17 @@
  * reference and every job of the queue one more, so a destroyed queue lives
  * on until its last job completed. Its hardware context is then freed once
  * the engine no longer has it resident.
+ *
+ * The free work runs on simgpu_queue_wq, which the module owns, never on a
+ * system workqueue: it may drop the last reference to the device and so run
+ * the device's release, module code. Module exit waits until every queue
+ * was freed, then destroys the workqueue, which also waits for the last
+ * work function to return; so no work outlives the module.
  */
+
+static struct workqueue_struct *simgpu_queue_wq;
+/* Queues created and not freed yet, on any device */
+static atomic_t simgpu_queue_count = ATOMIC_INIT(0);
 
 static void simgpu_queue_free_work(struct work_struct *work)
 {
@@ -37,7 +49,7 @@ static void simgpu_queue_free_work(struct work_struct *work)
 	 * context. Reading the register brings the model up to date.
 	 */
 	if (simgpu_read32(sdev, eng->base + RING_CURRENT_CTX) == queue->ctx->id) {
-		schedule_delayed_work(&queue->free_work, 1);
+		queue_delayed_work(simgpu_queue_wq, &queue->free_work, 1);
 		return;
 	}
 
@@ -45,7 +57,12 @@ static void simgpu_queue_free_work(struct work_struct *work)
 	atomic_dec(&eng->num_queues);
 	mutex_destroy(&queue->lock);
 	kfree(queue);
+	/* Can be the last reference, and release the device */
 	drm_dev_put(&sdev->drm);
+
+	/* Last, see simgpu_queue_module_exit() */
+	atomic_dec(&simgpu_queue_count);
+	wake_up_var(&simgpu_queue_count);
 }
 
 static void simgpu_queue_release(struct kref *ref)
@@ -53,7 +70,63 @@ static void simgpu_queue_release(struct kref *ref)
 	struct simgpu_queue *queue = container_of(ref, struct simgpu_queue,
 						  ref);
 
-	schedule_delayed_work(&queue->free_work, 0);
+	queue_delayed_work(simgpu_queue_wq, &queue->free_work, 0);
+}
+
+/**
+ * simgpu_queue_module_init - allocate the workqueue that frees exec queues
+ *
+ * Called at module init, before any device exists.
+ *
+ * Returns: 0 or -ENOMEM.
+ */
+int simgpu_queue_module_init(void)
+{
+	simgpu_queue_wq = alloc_workqueue("simgpu_queue", WQ_UNBOUND, 0);
+
+	return simgpu_queue_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * simgpu_queue_num - number of exec queues not freed yet, of all devices
+ *
+ * Returns: the number, for tests.
+ */
+unsigned int simgpu_queue_num(void)
+{
+	return atomic_read(&simgpu_queue_count);
+}
+
+/**
+ * simgpu_queue_wait_freed - wait until at most @n exec queues exist
+ * @n: the number of exec queues, of all devices, still allowed
+ * @timeout: how long to wait at most, in jiffies
+ *
+ * For tests: the queues of closed files are freed by work items once their
+ * last job completed.
+ *
+ * Returns: 0 on timeout, else the jiffies left of @timeout (at least 1).
+ */
+long simgpu_queue_wait_freed(unsigned int n, long timeout)
+{
+	return wait_var_event_timeout(&simgpu_queue_count,
+				      atomic_read(&simgpu_queue_count) <= n,
+				      timeout);
+}
+
+/**
+ * simgpu_queue_module_exit - wait for all exec queues to be freed
+ *
+ * Called at module exit, once no file is open any more. The queues of
+ * closed files free themselves once their last job completed; this waits
+ * for them, then destroys the workqueue, which waits for the last free work
+ * to return from module code.
+ */
+void simgpu_queue_module_exit(void)
+{
+	wait_var_event(&simgpu_queue_count, !atomic_read(&simgpu_queue_count));
+	destroy_workqueue(simgpu_queue_wq);
+	simgpu_queue_wq = NULL;
 }
 
 /**
@@ -145,6 +218,8 @@ int simgpu_ioctl_exec_queue_create(struct drm_device *drm, void *data,
 				args->engine_instance);
 	if (!eng)
 		return -EINVAL;
+	if (WARN_ON_ONCE(!simgpu_queue_wq))
+		return -ENODEV;
 
 	queue = kzalloc(sizeof(*queue), GFP_KERNEL);
 	if (!queue)
@@ -173,6 +248,7 @@ int simgpu_ioctl_exec_queue_create(struct drm_device *drm, void *data,
 	queue->engine = eng;
 	queue->fence_context = dma_fence_context_alloc(1);
 	atomic_inc(&eng->num_queues);
+	atomic_inc(&simgpu_queue_count);
 	drm_dev_get(drm);
 
 	ret = xa_alloc(&sfile->queues, &id, queue, xa_limit_32b, GFP_KERNEL);

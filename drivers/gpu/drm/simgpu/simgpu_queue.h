@@ -35,7 +35,8 @@ struct simgpu_file;
  * @fence_context: dma-fence context of the queue's hardware fences
  * @guilty: set to 1 once a job of the queue hung; the queue is banned and
  *	the scheduler cancels its jobs (it is @entity's guilty pointer)
- * @free_work: frees the queue once the hardware no longer uses its context
+ * @free_work: frees the queue once the hardware no longer uses its context;
+ *	run on the module's own workqueue, see simgpu_queue_module_exit()
  */
 struct simgpu_queue {
 	struct kref ref;
@@ -60,6 +61,10 @@ static inline bool simgpu_queue_banned(struct simgpu_queue *queue)
 struct simgpu_queue *simgpu_queue_lookup(struct simgpu_file *sfile, u32 id);
 void simgpu_queue_put(struct simgpu_queue *queue);
 void simgpu_queues_fini(struct simgpu_file *sfile);
+int simgpu_queue_module_init(void);
+void simgpu_queue_module_exit(void);
+unsigned int simgpu_queue_num(void);
+long simgpu_queue_wait_freed(unsigned int n, long timeout);
 
 int simgpu_ioctl_exec_queue_create(struct drm_device *drm, void *data,
 				   struct drm_file *file);

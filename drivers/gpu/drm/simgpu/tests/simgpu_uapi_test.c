@@ -608,6 +608,7 @@ static void uapi_test_close_busy(struct kunit *test)
 	};
 	struct drm_file *dfile = ut->dfile;
 	struct file *file = ut->file;
+	unsigned int before = simgpu_queue_num();
 	unsigned int i, j;
 	u32 queues[4];
 	u32 bo;
@@ -631,6 +632,14 @@ static void uapi_test_close_busy(struct kunit *test)
 	flush_delayed_fput();
 	ut->file = file;
 	ut->dfile = dfile;
+
+	/*
+	 * The queues can outlive the file until their jobs are done, then
+	 * free themselves on the driver's workqueue, which module exit waits
+	 * for.
+	 */
+	KUNIT_EXPECT_GT(test, simgpu_queue_wait_freed(before, 10 * HZ), 0);
+	KUNIT_EXPECT_LE(test, simgpu_queue_num(), before);
 }
 
 /* The shrinker purges idle DONTNEED buffers */

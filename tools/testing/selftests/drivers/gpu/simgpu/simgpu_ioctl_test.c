@@ -413,7 +413,7 @@ static void bad_args(void)
 }
 
 /* Our fdinfo, and the fdinfo checker when it is installed */
-static void fdinfo(void)
+static void own_fdinfo(void)
 {
 	struct drm_simgpu_cmd cmd = { .op = DRM_SIMGPU_CMD_BUSY,
 				      .value = 20000000 };
@@ -471,6 +471,12 @@ static int64_t fdinfo_bytes(const char *text, const char *key)
 /* The load generator: its clients have a simgpu fdinfo and pass the checker */
 static void load_generator(void)
 {
+	static const char * const load_args[] = {
+		"simgpu-load --class ccs --duty 50 --seconds 1",
+		"--queues 2 --clients 3",
+		"--alloc memory:1M --alloc vram0:2M",
+	};
+	char load_cmd[128];
 	char line[128], cmd[128];
 	bool checker;
 	unsigned int n = 0;
@@ -483,8 +489,9 @@ static void load_generator(void)
 	}
 	checker = !system("command -v drm-fdinfo-check > /dev/null 2>&1");
 
-	f = popen("simgpu-load --class ccs --duty 50 --seconds 1 --queues 2 "
-		  "--clients 3 --alloc memory:1M --alloc vram0:2M", "r");
+	snprintf(load_cmd, sizeof(load_cmd), "%s %s %s", load_args[0],
+		 load_args[1], load_args[2]);
+	f = popen(load_cmd, "r");
 	CHECK(f);
 	while (fgets(line, sizeof(line), f)) {
 		char path[64], buf[4096];
@@ -536,10 +543,10 @@ int main(void)
 		TEST(prime),
 		TEST(madvise_purgeable),
 		TEST(bad_args),
-		TEST(fdinfo),
+		TEST(own_fdinfo),
 		TEST(load_generator),
 	};
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	return tap_main(tests, sizeof(tests) / sizeof(tests[0]));
+	return tap_main(tests, ARRAY_SIZE(tests));
 }

@@ -221,5 +221,5 @@ int main(void)
 	};
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	return tap_main(tests, sizeof(tests) / sizeof(tests[0]));
+	return tap_main(tests, ARRAY_SIZE(tests));
 }

@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -27,27 +28,44 @@
 
 static unsigned int tap_num, tap_failed;
 static bool tap_cur_failed;
+/* Where a failed check leaves the running test, see tap_run() */
+static jmp_buf tap_fail_jmp;
 
-#define CHECK(cond) do {						\
-	if (!(cond)) {							\
-		printf("# %s:%d: check failed: %s\n", __func__, __LINE__, \
-		       #cond);						\
-		tap_cur_failed = true;					\
-		return;							\
-	}								\
-} while (0)
+/*
+ * Failed checks end the running test: they return to tap_run() with
+ * longjmp(), so they must only be used in the thread and process that
+ * run the test, not in a forked child or another thread.
+ */
+static inline void tap_fail(void)
+{
+	tap_cur_failed = true;
+	longjmp(tap_fail_jmp, 1);
+}
+
+static inline void tap_check(bool ok, const char *func, int line,
+			     const char *cond)
+{
+	if (ok)
+		return;
+	printf("# %s:%d: check failed: %s\n", func, line, cond);
+	tap_fail();
+}
+
+static inline void tap_check_err(int r, int err, const char *func, int line,
+				 const char *expr)
+{
+	if (r == err)
+		return;
+	printf("# %s:%d: %s = %d (%s), expected %d (%s)\n", func, line, expr,
+	       r, strerror(-r), err, strerror(-err));
+	tap_fail();
+}
+
+#define CHECK(cond) tap_check(!!(cond), __func__, __LINE__, #cond)
 
 /* An ioctl wrapper returning 0 or -errno must return @err */
-#define CHECK_ERR(expr, err) do {					\
-	int __r = (expr);						\
-	if (__r != (err)) {						\
-		printf("# %s:%d: %s = %d (%s), expected %d (%s)\n",	\
-		       __func__, __LINE__, #expr, __r, strerror(-__r),	\
-		       err, strerror(-(err)));				\
-		tap_cur_failed = true;					\
-		return;							\
-	}								\
-} while (0)
+#define CHECK_ERR(expr, err) \
+	tap_check_err((expr), (err), __func__, __LINE__, #expr)
 
 static const char *tap_skip_reason;
 
@@ -61,7 +79,8 @@ static inline void tap_run(const char *name, void (*fn)(void))
 	tap_cur_failed = false;
 	tap_skip_reason = NULL;
 	fflush(stdout);
-	fn();
+	if (!setjmp(tap_fail_jmp))
+		fn();
 	tap_num++;
 	if (tap_cur_failed) {
 		tap_failed++;
@@ -76,6 +95,10 @@ static inline void tap_run(const char *name, void (*fn)(void))
 }
 
 #define TEST(fn) { #fn, fn }
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof(*(a)))
+#endif
 
 struct tap_test {
 	const char *name;
@@ -141,7 +164,7 @@ static inline int open_simgpu(void)
 }
 
 static inline int queue_create(int fd, uint16_t class, uint16_t instance,
-			uint32_t *id)
+			       uint32_t *id)
 {
 	struct drm_simgpu_exec_queue_create c = {
 		.engine_class = class,
