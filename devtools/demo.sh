@@ -25,8 +25,8 @@ echo "== cat /proc/$pid/fdinfo/$fd"
 cat /proc/"$pid"/fdinfo/"$fd"
 
 if command -v drmtop > /dev/null; then
-	echo "== drmtop -n 3 -d 1"
-	drmtop -n 3 -d 1
+	echo "== drmtop -b -n 3 -d 1"
+	drmtop -b -n 3 -d 1
 fi
 if command -v drm-fdinfo-check > /dev/null; then
 	echo "== drm-fdinfo-check $pid:$fd"

@@ -326,7 +326,7 @@ int main(int argc, char **argv)
 
 	if (cfg.mode == OUT_TUI)
 		ret = tui_run(s, cfg.delay, &cfg.filter, &cfg.sort,
-			      &cfg.reverse, cfg.proc_root);
+			      &cfg.reverse, cfg.proc_root, &stop, cfg.count);
 	else
 		ret = run_batch(&cfg, s);
 	drm_scan_free(s);

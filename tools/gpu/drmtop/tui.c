@@ -5,6 +5,7 @@
 #include <ncurses.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "output.h"
 #include "scan.h"
@@ -218,10 +219,12 @@ static char *prompt(const char *what)
 }
 
 int tui_run(struct drm_scan *s, double delay, char **filter, char **sort,
-	    bool *reverse, const char *proc_root)
+	    bool *reverse, const char *proc_root, atomic_bool *stop,
+	    unsigned long count)
 {
 	struct strv cols = { 0 };
 	bool paused = false, help = false, quit = false;
+	unsigned long refreshes = 0;
 	uint64_t next = 0;
 	int ret = 0;
 
@@ -231,12 +234,16 @@ int tui_run(struct drm_scan *s, double delay, char **filter, char **sort,
 	keypad(stdscr, TRUE);
 	curs_set(0);
 
-	while (!quit) {
+	while (!quit && !atomic_load(stop)) {
 		struct view_opts vo = { *filter, *sort, *reverse };
 		uint64_t t = now_ns();
 		int ch;
 
 		if (!paused && t >= next) {
+			/* The last refresh stays on screen for one delay. */
+			if (count && refreshes == count)
+				break;
+			refreshes++;
 			int err = drm_scan_refresh(s, DRM_SCAN_AUTO);
 
 			if (err) {
@@ -254,8 +261,14 @@ int tui_run(struct drm_scan *s, double delay, char **filter, char **sort,
 			draw(s, &vo, delay, paused);
 		timeout(100);
 		ch = getch();
-		if (ch == ERR)
+		if (ch == ERR) {
+			/* No input at all (EOF) returns at once: don't spin. */
+			uint64_t waited = now_ns() - t;
+
+			if (waited < 100000000)
+				usleep((100000000 - waited) / 1000);
 			continue;
+		}
 		if (help) {
 			help = false;
 			continue;
