@@ -351,7 +351,7 @@ u64 simgpu_ctx_sample(struct simgpu_device *sdev,
 
 	for (class = 0; class < DRM_SIMGPU_ENGINE_CLASS_COUNT; class++) {
 		room = (total - usage->shown_total) *
-		       mgr->engines_per_class[class];
+		       sdev->engines_per_class[class];
 		usage->shown_cycles[class] = min(usage->cycles[class],
 						 usage->shown_cycles[class] + room);
 		cycles[class] = usage->shown_cycles[class];
@@ -410,7 +410,6 @@ int simgpu_ctx_init_device(struct simgpu_device *sdev)
 			if (!(fuse & BIT(inst)))
 				continue;
 			set_bit(SIMGPU_HW_ENGINE_ID(class, inst), mgr->engines);
-			mgr->engines_per_class[class]++;
 		}
 	}
 	if (bitmap_empty(mgr->engines, SIMGPU_MAX_ENGINES) || !sdev->refclk_hz) {

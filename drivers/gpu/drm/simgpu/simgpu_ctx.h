@@ -80,15 +80,14 @@ void simgpu_client_usage_put(struct simgpu_client_usage *usage);
  * @fold_work: folds the resident contexts often enough that no 32-bit
  *	CTX_TIMESTAMP can wrap between two folds
  * @fold_period: jiffies between two runs of @fold_work
- * @engines: hardware ids of the engines present, read from the fuses
- * @engines_per_class: number of engines of each class
+ * @engines: hardware ids of the engines present, read from the fuses, for
+ *	the fold worker
  */
 struct simgpu_ctx_mgr {
 	struct xarray xa;
 	struct delayed_work fold_work;
 	unsigned long fold_period;
 	DECLARE_BITMAP(engines, SIMGPU_MAX_ENGINES);
-	u8 engines_per_class[DRM_SIMGPU_ENGINE_CLASS_COUNT];
 };
 
 struct simgpu_ctx *simgpu_ctx_create(struct simgpu_device *sdev,

@@ -52,6 +52,17 @@ static const char * const simgpu_class_names[DRM_SIMGPU_ENGINE_CLASS_COUNT] = {
 	[DRM_SIMGPU_ENGINE_CLASS_COMPUTE] = "ccs",
 };
 
+/**
+ * simgpu_engine_class_name - the short name of an engine class
+ * @class: an &enum drm_simgpu_engine_class
+ *
+ * Returns: the name fdinfo and the logs use, e.g. "rcs".
+ */
+const char *simgpu_engine_class_name(unsigned int class)
+{
+	return simgpu_class_names[class];
+}
+
 static u32 engine_read(struct simgpu_engine *eng, u32 reg)
 {
 	return simgpu_read32(eng->sdev, eng->base + reg);

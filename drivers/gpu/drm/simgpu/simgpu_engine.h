@@ -52,5 +52,6 @@ struct simgpu_engine *simgpu_engine_get(struct simgpu_device *sdev,
 					unsigned int class,
 					unsigned int instance);
 void simgpu_irq_handler(void *data);
+const char *simgpu_engine_class_name(unsigned int class);
 
 #endif /* _SIMGPU_ENGINE_H_ */

@@ -13,15 +13,8 @@
 
 #include "simgpu_ctx.h"
 #include "simgpu_drv.h"
+#include "simgpu_engine.h"
 #include "simgpu_gem.h"
-
-static const char * const simgpu_class_names[DRM_SIMGPU_ENGINE_CLASS_COUNT] = {
-	[DRM_SIMGPU_ENGINE_CLASS_RENDER] = "rcs",
-	[DRM_SIMGPU_ENGINE_CLASS_COPY] = "bcs",
-	[DRM_SIMGPU_ENGINE_CLASS_VIDEO] = "vcs",
-	[DRM_SIMGPU_ENGINE_CLASS_VIDEO_ENHANCE] = "vecs",
-	[DRM_SIMGPU_ENGINE_CLASS_COMPUTE] = "ccs",
-};
 
 static void show_engines(struct drm_printer *p, struct simgpu_device *sdev,
 			 struct simgpu_client_usage *usage)
@@ -33,8 +26,8 @@ static void show_engines(struct drm_printer *p, struct simgpu_device *sdev,
 	total = simgpu_ctx_sample(sdev, usage, cycles);
 
 	for (class = 0; class < DRM_SIMGPU_ENGINE_CLASS_COUNT; class++) {
-		const char *name = simgpu_class_names[class];
-		unsigned int n = sdev->ctxs.engines_per_class[class];
+		const char *name = simgpu_engine_class_name(class);
+		unsigned int n = sdev->engines_per_class[class];
 
 		if (!n)
 			continue;
