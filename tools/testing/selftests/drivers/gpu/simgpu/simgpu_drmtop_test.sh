@@ -1,0 +1,67 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# drmtop against simgpu: two clients of simgpu-load with known duty cycles;
+# drmtop --json must report each client's utilisation per class within
+# 1 percentage point, and drm-fdinfo-check must pass on both clients.
+# TAP output.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+fail=0
+
+t() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		fail=1
+	fi
+}
+
+# rcs: one queue at 40 %; ccs: four queues at 60 % over its four engines.
+simgpu-load --class rcs --duty 40 --seconds 8 > "$tmp/rcs" &
+simgpu-load --class ccs --duty 60 --queues 4 --seconds 8 > "$tmp/ccs" &
+sleep 1
+rcs=$(head -n 1 "$tmp/rcs")
+ccs=$(head -n 1 "$tmp/ccs")
+t "$([ -n "$rcs" ] && [ -n "$ccs" ]; echo $?)" "simgpu-load prints its clients"
+
+drmtop -n 4 -d 1 --json > "$tmp/json"
+t $? "drmtop --json exits 0"
+
+# The last three refreshes each cover a window of one second.
+python3 - "$tmp/json" "${rcs#client }" "${ccs#client }" <<'PY'
+import json, sys
+
+want = {sys.argv[2].split()[0]: ("rcs", 40.0), sys.argv[3].split()[0]: ("ccs", 60.0)}
+seen = {}
+for line in open(sys.argv[1]):
+    rec = json.loads(line)
+    if rec["refresh"] < 2:
+        continue
+    for pid in map(str, rec["pids"]):
+        if pid in want:
+            cls, duty = want[pid]
+            u = rec["engines"][cls]["utilization"]
+            seen.setdefault(pid, []).append(u)
+            if u is None or abs(u - duty) > 1.0:
+                print(f"# pid {pid} {cls}: {u} %, want {duty} +- 1")
+                sys.exit(1)
+if sorted(seen) != sorted(want) or any(len(v) != 3 for v in seen.values()):
+    print(f"# windows seen: {seen}")
+    sys.exit(1)
+print(f"# utilisation per window: {seen}")
+PY
+t $? "drmtop reports each client's duty cycle within 1 point"
+
+for c in "$rcs" "$ccs"; do
+	set -- $c
+	drm-fdinfo-check "$2:$3" > "$tmp/check" 2>&1
+	status=$?
+	sed 's/^/# /' "$tmp/check"
+	t $status "drm-fdinfo-check $2:$3"
+done
+wait
+exit $fail
