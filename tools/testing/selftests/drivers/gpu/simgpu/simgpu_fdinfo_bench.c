@@ -10,67 +10,35 @@
  *
  * Copyright (c) 2026 The simgpu authors
  */
-#define _GNU_SOURCE
-#include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/ioctl.h>
-#include <time.h>
-#include <unistd.h>
 
-#include <drm/drm.h>
-#include <drm/simgpu_drm.h>
+#include "simgpu_test.h"
 
 #define NSEC_PER_SEC	1000000000ULL
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
-static uint64_t now_ns(void)
+static int client_open(void)
 {
-	struct timespec ts;
+	int fd = open_simgpu();
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
-}
-
-static int open_simgpu(void)
-{
-	char path[64];
-	int i;
-
-	for (i = 128; i < 192; i++) {
-		char name[32] = "";
-		struct drm_version v = { .name = name, .name_len = sizeof(name) - 1 };
-		int fd;
-
-		snprintf(path, sizeof(path), "/dev/dri/renderD%d", i);
-		fd = open(path, O_RDWR | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		if (!ioctl(fd, DRM_IOCTL_VERSION, &v) && !strcmp(name, "simgpu"))
-			return fd;
-		close(fd);
+	if (fd < 0) {
+		fprintf(stderr, "no simgpu render node: %s\n", strerror(-fd));
+		exit(1);
 	}
-	fprintf(stderr, "no simgpu render node\n");
-	exit(1);
+	return fd;
 }
 
 /* Median ns of one read of /proc/self/fdinfo/fd, over rounds of reads. */
-static uint64_t read_cost(int fd)
+static __u64 read_cost(int fd)
 {
 	enum { ROUNDS = 15, READS = 200 };
-	uint64_t t[ROUNDS], tmp;
+	__u64 t[ROUNDS], tmp;
 	char path[64], buf[8192];
 	int r, i, j;
 
 	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
 	for (r = 0; r < ROUNDS; r++) {
-		uint64_t t0 = now_ns();
+		__u64 t0 = now_ns();
 
 		for (i = 0; i < READS; i++) {
 			int f = open(path, O_RDONLY);
@@ -93,14 +61,12 @@ static uint64_t read_cost(int fd)
 	return t[ROUNDS / 2];
 }
 
-static void queue_create(int fd)
+static void add_idle_queue(int fd)
 {
-	struct drm_simgpu_exec_queue_create c = {
-		.engine_class = DRM_SIMGPU_ENGINE_CLASS_RENDER,
-		.engine_instance = DRM_SIMGPU_ENGINE_INSTANCE_ANY,
-	};
+	__u32 id;
 
-	if (ioctl(fd, DRM_IOCTL_SIMGPU_EXEC_QUEUE_CREATE, &c)) {
+	if (queue_create(fd, DRM_SIMGPU_ENGINE_CLASS_RENDER,
+			 DRM_SIMGPU_ENGINE_INSTANCE_ANY, &id)) {
 		perror("EXEC_QUEUE_CREATE");
 		exit(1);
 	}
@@ -138,8 +104,11 @@ static void *reader_1khz(void *arg)
 	return NULL;
 }
 
-/* Jobs per second: submit short jobs, keeping a bounded number in flight. */
-static double throughput(int fd, bool with_reader)
+/*
+ * Jobs per second: submit short jobs, keeping a bounded number in flight,
+ * while a thread reads the fdinfo of @read_fd at 1 kHz (none if < 0).
+ */
+static double throughput(int fd, int read_fd)
 {
 	struct drm_simgpu_exec_queue_create c = {
 		.engine_class = DRM_SIMGPU_ENGINE_CLASS_COPY,
@@ -149,10 +118,10 @@ static double throughput(int fd, bool with_reader)
 	struct drm_simgpu_cmd cmd = { .op = DRM_SIMGPU_CMD_BUSY, .value = 1000 };
 	struct drm_simgpu_submit s = { .num_cmds = 1, .cmds = (uintptr_t)&cmd };
 	struct drm_simgpu_wait_bo w = {};
-	struct reader r = { .fd = fd };
+	struct reader r = { .fd = read_fd };
 	pthread_t th;
-	uint64_t t0, n = 0;
-	uint32_t bo;
+	__u64 t0, n = 0;
+	__u32 bo;
 
 	if (ioctl(fd, DRM_IOCTL_SIMGPU_EXEC_QUEUE_CREATE, &c) ||
 	    ioctl(fd, DRM_IOCTL_SIMGPU_GEM_CREATE, &g)) {
@@ -165,7 +134,7 @@ static double throughput(int fd, bool with_reader)
 	s.num_bo_handles = 1;
 	w.handle = bo;
 
-	if (with_reader)
+	if (read_fd >= 0)
 		pthread_create(&th, NULL, reader_1khz, &r);
 	t0 = now_ns();
 	while (now_ns() - t0 < 2 * NSEC_PER_SEC) {
@@ -186,7 +155,7 @@ static double throughput(int fd, bool with_reader)
 		}
 	}
 	t0 = now_ns() - t0;
-	if (with_reader) {
+	if (read_fd >= 0) {
 		r.stop = true;
 		pthread_join(th, NULL);
 	}
@@ -197,7 +166,7 @@ int main(void)
 {
 	static const int sizes[] = { 1, 64, 1024, 4096 };
 	int pipefd[2], fd, have = 0;
-	double base, with, without;
+	double none, simgpu, piped;
 	unsigned int i;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -205,12 +174,12 @@ int main(void)
 		perror("pipe");
 		return 1;
 	}
-	fd = open_simgpu();
+	fd = client_open();
 	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
-		uint64_t cost, pipe_cost;
+		__u64 cost, pipe_cost;
 
 		while (have < sizes[i]) {
-			queue_create(fd);
+			add_idle_queue(fd);
 			have++;
 		}
 		pipe_cost = read_cost(pipefd[0]);
@@ -222,17 +191,24 @@ int main(void)
 	}
 	close(fd);
 
-	fd = open_simgpu();
-	base = throughput(fd, false);
-	close(fd);
-	fd = open_simgpu();
-	with = throughput(fd, true);
-	close(fd);
-	fd = open_simgpu();
-	without = throughput(fd, false);
+	/*
+	 * UML runs its guest on one CPU, where each read of a proc file costs
+	 * hundreds of microseconds: a 1 kHz reader of any file takes CPU time
+	 * from the submitter. So besides the ratio to no reader, show the one
+	 * to a reader of a pipe's fdinfo, which costs the same CPU but never
+	 * enters the driver: what is left is the driver's own interference.
+	 */
+	fd = client_open();
+	none = (throughput(fd, -1) + throughput(fd, -1)) / 2;
+	simgpu = throughput(fd, fd);
+	piped = throughput(fd, pipefd[0]);
 	close(fd);
 	printf("bench: submit_with_1khz_fdinfo_reader ratio=%.3f target=>=0.98",
-	       with / ((base + without) / 2));
-	printf(" (%.0f vs %.0f jobs/s)\n", with, (base + without) / 2);
+	       simgpu / none);
+	printf(" (%.0f vs %.0f jobs/s with no reader)\n", simgpu, none);
+	printf("bench: submit_with_1khz_fdinfo_reader_vs_pipe_reader ratio=%.3f target=>=0.98",
+	       simgpu / piped);
+	printf(" (%.0f vs %.0f jobs/s with a pipe's fdinfo reader)\n", simgpu,
+	       piped);
 	return 0;
 }
