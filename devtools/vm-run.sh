@@ -14,6 +14,7 @@ kernel=$1 bindir=$2 cmd=$3 bootargs=${4:-}
 # Not under /tmp: the guest mounts a tmpfs there.
 mkdir -p "$bindir/../vm"
 vmdir=$(mktemp -d "$(cd "$bindir/../vm" && pwd)/run.XXXXXX")
+repo=$(cd "$bindir/../.." && pwd)
 trap 'rm -rf "$vmdir"' EXIT INT TERM
 printf '%s\n' "$cmd" > "$vmdir/cmd"
 cat > "$vmdir/init" <<EOI
@@ -24,8 +25,20 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mountpoint -q /dev || mount -t devtmpfs devtmpfs /dev
 mount -t debugfs debugfs /sys/kernel/debug
-mount -t tmpfs tmpfs /tmp
 mount -t tmpfs tmpfs /run
+# A writable /tmp, but the repository and the working directory may live
+# under the host's /tmp (a CI clone does): keep those visible.
+mkdir /run/host-tmp
+mount --bind /tmp /run/host-tmp
+mount -t tmpfs tmpfs /tmp
+for d in "$repo" "$(pwd)"; do
+	case \$d in
+	/tmp/*)
+		mkdir -p "\$d"
+		mount --bind "/run/host-tmp/\${d#/tmp/}" "\$d"
+		;;
+	esac
+done
 cd "$(pwd)"
 echo @@VM-START@@
 sh $vmdir/cmd

@@ -234,6 +234,7 @@ struct simgpu_ctx *simgpu_ctx_create(struct simgpu_device *sdev,
 	}
 	img_write(ctx, CTX_IMG_ID, ctx->id);
 	kref_get(&usage->ref);
+	/* Cannot fail: storing into a reserved slot allocates nothing. */
 	xa_store_irq(&sdev->ctxs.xa, ctx->id, ctx, GFP_KERNEL);
 
 	return ctx;

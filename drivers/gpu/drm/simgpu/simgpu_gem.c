@@ -86,8 +86,14 @@ static enum drm_gem_object_status simgpu_bo_status(struct drm_gem_object *obj)
 
 	if (simgpu_bo_rss(obj))
 		status |= DRM_GEM_OBJECT_RESIDENT;
+	/*
+	 * What the shrinker would purge, bar the busy check that fdinfo
+	 * makes itself: not mapped, pinned or shared (see
+	 * simgpu_bo_purgeable()). Unlocked reads: a snapshot for statistics.
+	 */
 	if ((status & DRM_GEM_OBJECT_RESIDENT) &&
-	    READ_ONCE(bo->base.madv) == DRM_SIMGPU_MADV_DONTNEED)
+	    READ_ONCE(bo->base.madv) == DRM_SIMGPU_MADV_DONTNEED &&
+	    !READ_ONCE(bo->base.pages) && !obj->dma_buf && !obj->import_attach)
 		status |= DRM_GEM_OBJECT_PURGEABLE;
 
 	return status;
