@@ -350,14 +350,15 @@ static void uapi_test_madvise(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_gem_madvise, &args), 0);
 	KUNIT_EXPECT_EQ(test, args.retained, 1);
 
-	/* Purgeable once it has pages */
+	/* Resident once it has pages; purgeable only when not pinned */
 	obj = drm_gem_object_lookup(ut->dfile, args.handle);
 	KUNIT_ASSERT_NOT_NULL(test, obj);
 	KUNIT_EXPECT_EQ(test, obj->funcs->status(obj), 0);
 	KUNIT_ASSERT_EQ(test, drm_gem_shmem_pin(to_drm_gem_shmem_obj(obj)), 0);
+	KUNIT_EXPECT_EQ(test, obj->funcs->status(obj), DRM_GEM_OBJECT_RESIDENT);
+	drm_gem_shmem_unpin(to_drm_gem_shmem_obj(obj));
 	KUNIT_EXPECT_EQ(test, obj->funcs->status(obj),
 			DRM_GEM_OBJECT_RESIDENT | DRM_GEM_OBJECT_PURGEABLE);
-	drm_gem_shmem_unpin(to_drm_gem_shmem_obj(obj));
 	drm_gem_object_put(obj);
 
 	args.handle = vram;
