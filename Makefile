@@ -155,9 +155,10 @@ kunit: src
 check: kernel tools
 	@$(REPO)/devtools/check.sh
 
+# 1,000 processes holding simgpu fds need more than the default 256M.
 bench: kernel tools
 	@$(REPO)/devtools/vm-run.sh $(VMLINUX) $(BIN) \
-		'sh $(REPO)/devtools/bench.sh' "$$BOOTARGS"
+		'sh $(REPO)/devtools/bench.sh' "mem=1G $$BOOTARGS"
 
 # --- the patch series --------------------------------------------------------
 series: base

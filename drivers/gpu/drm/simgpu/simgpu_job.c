@@ -170,14 +170,10 @@ static int job_add_bo_handles(struct simgpu_job *job, struct drm_file *file,
 	if (!count)
 		return 0;
 
-	handles = kvmalloc_array(count, sizeof(*handles), GFP_KERNEL);
-	if (!handles)
-		return -ENOMEM;
-	if (copy_from_user(handles, u64_to_user_ptr(ptr),
-			   count * sizeof(*handles))) {
-		ret = -EFAULT;
-		goto out;
-	}
+	handles = vmemdup_array_user(u64_to_user_ptr(ptr), count,
+				     sizeof(*handles));
+	if (IS_ERR(handles))
+		return PTR_ERR(handles);
 
 	for (i = 0; i < count; i++) {
 		struct drm_gem_object *obj;
@@ -185,11 +181,10 @@ static int job_add_bo_handles(struct simgpu_job *job, struct drm_file *file,
 		obj = drm_gem_object_lookup(file, handles[i]);
 		if (!obj) {
 			ret = -ENOENT;
-			goto out;
+			break;
 		}
 		job_add_bo(job, obj);
 	}
-out:
 	kvfree(handles);
 	return ret;
 }
@@ -204,14 +199,10 @@ static int job_add_in_syncs(struct simgpu_job *job, struct drm_file *file,
 	if (!count)
 		return 0;
 
-	handles = kvmalloc_array(count, sizeof(*handles), GFP_KERNEL);
-	if (!handles)
-		return -ENOMEM;
-	if (copy_from_user(handles, u64_to_user_ptr(ptr),
-			   count * sizeof(*handles))) {
-		ret = -EFAULT;
-		goto out;
-	}
+	handles = vmemdup_array_user(u64_to_user_ptr(ptr), count,
+				     sizeof(*handles));
+	if (IS_ERR(handles))
+		return PTR_ERR(handles);
 
 	for (i = 0; i < count; i++) {
 		ret = drm_sched_job_add_syncobj_dependency(&job->base, file,
@@ -219,7 +210,6 @@ static int job_add_in_syncs(struct simgpu_job *job, struct drm_file *file,
 		if (ret)
 			break;
 	}
-out:
 	kvfree(handles);
 	return ret;
 }
