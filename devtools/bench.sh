@@ -11,11 +11,13 @@ simgpu_fdinfo_bench || echo "bench: simgpu_fdinfo_bench failed with status $?"
 
 # drmtop over 1,000 processes holding two simgpu fds each.
 i=0
+pids=
 while [ $i -lt 1000 ]; do
 	sleep 600 3< "$node" 4< "$node" &
+	pids="$pids $!"
 	i=$((i + 1))
 done
 sleep 2
 drmtop-bench -r 5 || echo "bench: drmtop-bench failed with status $?"
-kill $(jobs -p) 2> /dev/null
+kill $pids
 wait
