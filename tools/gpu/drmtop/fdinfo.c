@@ -657,39 +657,46 @@ const char *fdinfo_find_extra(const struct fdinfo *fi, const char *key)
 	return NULL;
 }
 
-ssize_t fdinfo_read_file(int dirfd, const char *path, char **buf, size_t *cap)
+ssize_t fdinfo_read_fd(int fd, char **buf, size_t *cap, bool rewind)
 {
 	size_t len = 0;
 	ssize_t n;
-	int fd, err;
 
-	fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0)
-		return -errno;
 	for (;;) {
 		if (len == *cap) {
 			size_t ncap = *cap ? *cap * 2 : 4096;
 			char *p = realloc(*buf, ncap);
 
-			if (!p) {
-				close(fd);
+			if (!p)
 				return -ENOMEM;
-			}
 			*buf = p;
 			*cap = ncap;
 		}
-		n = read(fd, *buf + len, *cap - len);
+		if (rewind)
+			n = pread(fd, *buf + len, *cap - len, len);
+		else
+			n = read(fd, *buf + len, *cap - len);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			err = -errno;
-			close(fd);
-			return err;
+			return -errno;
 		}
 		if (n == 0)
 			break;
 		len += n;
 	}
-	close(fd);
 	return len;
+}
+
+ssize_t fdinfo_read_file(int dirfd, const char *path, char **buf, size_t *cap)
+{
+	ssize_t n;
+	int fd;
+
+	fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	n = fdinfo_read_fd(fd, buf, cap, false);
+	close(fd);
+	return n;
 }

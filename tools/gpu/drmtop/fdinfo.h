@@ -168,5 +168,11 @@ const char *fdinfo_find_extra(const struct fdinfo *fi, const char *key);
  */
 ssize_t fdinfo_read_file(int dirfd, const char *path, char **buf,
 			 size_t *cap);
+/*
+ * The same for an open file: from the current position, or from the start
+ * with pread() if rewind (a procfs fdinfo file kept open shows the fd's
+ * state at the time of each read from its start).
+ */
+ssize_t fdinfo_read_fd(int fd, char **buf, size_t *cap, bool rewind);
 
 #endif

@@ -20,6 +20,14 @@
  * and scans processes that appeared since the previous refresh; a full
  * discovery (every fd of every process) runs every full_every refreshes or
  * every full_ns nanoseconds.
+ *
+ * The fdinfo file of each DRM fd found stays open, so that a refresh costs
+ * one pread() per client rather than an open(), a read() and a close(): a
+ * procfs fdinfo file shows the fd's state at the time of each read, and
+ * fails with ENOENT once the fd is closed or its process is gone. An fd
+ * reused for another file shows that file, which the dedup key catches as
+ * before. In a tree that is not procfs, a file replaced since it was opened
+ * (no links left) is opened again by path.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -27,12 +35,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "scan.h"
+
+#ifndef PROC_SUPER_MAGIC
+#define PROC_SUPER_MAGIC 0x9fa0
+#endif
 
 uint64_t now_ns(void)
 {
@@ -146,12 +160,23 @@ static struct drm_client *client_lookup(struct drm_scan *s, const char *key)
 	return NULL;
 }
 
-static void client_free(struct drm_client *c)
+static void fdref_release(struct drm_scan *s, struct drm_fdref *r)
+{
+	if (r->info_fd >= 0) {
+		close(r->info_fd);
+		r->info_fd = -1;
+		s->nheld--;
+	}
+	free(r->comm);
+	r->comm = NULL;
+}
+
+static void client_free(struct drm_scan *s, struct drm_client *c)
 {
 	size_t i;
 
 	for (i = 0; i < c->nfds; i++)
-		free(c->fds[i].comm);
+		fdref_release(s, &c->fds[i]);
 	free(c->fds);
 	for (i = 0; i < c->neng; i++)
 		free(c->eng[i].name);
@@ -273,7 +298,7 @@ static struct drm_client *client_new(struct drm_scan *s, char *key,
 	    grow((void **)&s->clients, &s->cap_clients, s->nclients,
 		 sizeof(*s->clients))) {
 		c->key = NULL;
-		client_free(c);
+		client_free(s, c);
 		return NULL;
 	}
 	s->clients[s->nclients++] = c;
@@ -281,7 +306,7 @@ static struct drm_client *client_new(struct drm_scan *s, char *key,
 		if (hash_rebuild(s)) {
 			s->nclients--;
 			c->key = NULL;
-			client_free(c);
+			client_free(s, c);
 			return NULL;
 		}
 	} else {
@@ -304,24 +329,36 @@ static bool client_has_fd(const struct drm_client *c, pid_t pid, int fd)
 	return false;
 }
 
-static void client_add_fd(struct drm_client *c, pid_t pid, int fd,
-			  const char *comm)
+static void drop_held(struct drm_scan *s, int *info_fd)
+{
+	struct drm_fdref tmp = { .info_fd = *info_fd };
+
+	fdref_release(s, &tmp);
+	*info_fd = -1;
+}
+
+/* Takes *info_fd (the fdinfo file kept open) and sets it to -1. */
+static void client_add_fd(struct drm_scan *s, struct drm_client *c, pid_t pid,
+			  int fd, const char *comm, int *info_fd)
 {
 	struct drm_fdref *r;
 
-	if (client_has_fd(c, pid, fd))
+	if (client_has_fd(c, pid, fd) ||
+	    grow((void **)&c->fds, &c->cap_fds, c->nfds, sizeof(*c->fds))) {
+		drop_held(s, info_fd);
 		return;
-	if (grow((void **)&c->fds, &c->cap_fds, c->nfds, sizeof(*c->fds)))
-		return;
+	}
 	r = &c->fds[c->nfds++];
 	r->pid = pid;
 	r->fd = fd;
 	r->comm = strdup(comm ? comm : "?");
+	r->info_fd = *info_fd;
+	*info_fd = -1;
 }
 
-static void client_del_fd(struct drm_client *c, size_t i)
+static void client_del_fd(struct drm_scan *s, struct drm_client *c, size_t i)
 {
-	free(c->fds[i].comm);
+	fdref_release(s, &c->fds[i]);
 	memmove(&c->fds[i], &c->fds[i + 1],
 		(c->nfds - i - 1) * sizeof(*c->fds));
 	c->nfds--;
@@ -408,17 +445,65 @@ static char *read_comm(struct drm_scan *s, pid_t pid)
 	return strndup(s->buf, nl ? (size_t)(nl - s->buf) : (size_t)n);
 }
 
+/* Outside procfs: was the file replaced (renamed over) since it was opened? */
+static bool held_is_stale(const struct drm_scan *s, int info_fd)
+{
+	struct stat st;
+
+	return !s->procfs && (fstat(info_fd, &st) || st.st_nlink == 0);
+}
+
 /*
- * Read and parse /proc/PID/fdinfo/FD into s->scratch. Returns 1 when it is a
- * DRM client, 0 when not, <0 on read errors.
+ * Read /proc/PID/fdinfo/FD into s->buf: again through *info_fd when it is
+ * open, else by path, then keeping the file open in *info_fd while the
+ * limit on files kept open allows.
  */
-static int read_fdinfo(struct drm_scan *s, pid_t pid, int fd, uint64_t *ts)
+static ssize_t read_fdinfo_file(struct drm_scan *s, pid_t pid, int fd,
+				int *info_fd)
 {
 	char path[64];
+	struct stat st;
+	ssize_t n;
+	int f;
+
+	if (*info_fd >= 0) {
+		n = fdinfo_read_fd(*info_fd, &s->buf, &s->buf_cap, true);
+		if (n < 0 || !held_is_stale(s, *info_fd))
+			return n;
+		drop_held(s, info_fd);
+	}
+	proc_path(path, pid, "fdinfo", fd);
+	s->files_opened++;
+	f = openat(s->rootfd, path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (f < 0)
+		return -errno;
+	/* a test tree may sequence its samples through FIFOs */
+	if (s->nheld >= s->max_held ||
+	    (!s->procfs && (fstat(f, &st) || !S_ISREG(st.st_mode)))) {
+		n = fdinfo_read_fd(f, &s->buf, &s->buf_cap, false);
+		close(f);
+		return n;
+	}
+	n = fdinfo_read_fd(f, &s->buf, &s->buf_cap, true);
+	if (n < 0) {
+		close(f);
+		return n;
+	}
+	*info_fd = f;
+	s->nheld++;
+	return n;
+}
+
+/*
+ * Read and parse /proc/PID/fdinfo/FD into s->scratch. Returns 1 when it is a
+ * DRM client, 0 when not, <0 on read errors. *info_fd as above.
+ */
+static int read_fdinfo(struct drm_scan *s, pid_t pid, int fd, int *info_fd,
+		       uint64_t *ts)
+{
 	ssize_t n;
 
-	proc_path(path, pid, "fdinfo", fd);
-	n = fdinfo_read_file(s->rootfd, path, &s->buf, &s->buf_cap);
+	n = read_fdinfo_file(s, pid, fd, info_fd);
 	s->files_read++;
 	if (n < 0)
 		return n;
@@ -442,35 +527,37 @@ static void handle_drm_fd(struct drm_scan *s, pid_t pid, int fd, dev_t rdev,
 {
 	struct drm_client *c;
 	const char *key;
+	int ret, info_fd = -1;
 	char *dup;
 	uint64_t ts;
-	int ret;
 
-	ret = read_fdinfo(s, pid, fd, &ts);
+	ret = read_fdinfo(s, pid, fd, &info_fd, &ts);
 	if (ret <= 0) {
 		if (ret < 0)
 			note_read_error(s, pid, ret);
-		return;
+		goto out;
 	}
 	key = make_key(s, &s->scratch, pid, fd);
 	if (!key)
-		return;
+		goto out;
 	c = client_lookup(s, key);
 	if (!c) {
 		dup = strdup(key);
 		if (!dup)
-			return;
+			goto out;
 		c = client_new(s, dup, &s->scratch, rdev);
 		if (!c) {
 			free(dup);
-			return;
+			goto out;
 		}
 	}
 	if (!*comm)
 		*comm = read_comm(s, pid);
-	client_add_fd(c, pid, fd, *comm);
+	client_add_fd(s, c, pid, fd, *comm, &info_fd);
 	if (c->gen != s->gen)
 		client_take_sample(s, c, ts);
+out:
+	drop_held(s, &info_fd);
 }
 
 static void scan_pid(struct drm_scan *s, pid_t pid)
@@ -539,7 +626,7 @@ static void sample_client(struct drm_scan *s, struct drm_client *c,
 	while (c->nfds) {
 		struct drm_fdref *r = &c->fds[0];
 
-		ret = read_fdinfo(s, r->pid, r->fd, &ts);
+		ret = read_fdinfo(s, r->pid, r->fd, &r->info_fd, &ts);
 		if (ret < 0)
 			note_read_error(s, r->pid, ret);
 		if (ret == 1) {
@@ -553,7 +640,7 @@ static void sample_client(struct drm_scan *s, struct drm_client *c,
 		if (ret >= 0 && !grow((void **)rescan, caprescan, *nrescan,
 				      sizeof(pid_t)))
 			(*rescan)[(*nrescan)++] = r->pid;
-		client_del_fd(c, 0);
+		client_del_fd(s, c, 0);
 	}
 }
 
@@ -620,6 +707,7 @@ int drm_scan_refresh(struct drm_scan *s, enum drm_scan_mode mode)
 	}
 	s->gen++;
 	s->files_read = 0;
+	s->files_opened = 0;
 	s->vanished = 0;
 	full = mode == DRM_SCAN_FULL || s->gen == 1 ||
 	       (mode == DRM_SCAN_AUTO &&
@@ -634,7 +722,7 @@ int drm_scan_refresh(struct drm_scan *s, enum drm_scan_mode mode)
 			struct drm_client *c = s->clients[i];
 
 			for (j = 0; j < c->nfds; j++)
-				free(c->fds[j].comm);
+				fdref_release(s, &c->fds[j]);
 			c->nfds = 0;
 		}
 		for (i = 0; i < ncur; i++)
@@ -652,7 +740,7 @@ int drm_scan_refresh(struct drm_scan *s, enum drm_scan_mode mode)
 				if (pid_in(cur, ncur, c->fds[j].pid))
 					j++;
 				else
-					client_del_fd(c, j);
+					client_del_fd(s, c, j);
 			}
 			sample_client(s, c, &rescan, &nrescan, &caprescan);
 		}
@@ -679,7 +767,7 @@ int drm_scan_refresh(struct drm_scan *s, enum drm_scan_mode mode)
 		struct drm_client *c = s->clients[i];
 
 		if (!c->nfds || c->gen != s->gen) {
-			client_free(c);
+			client_free(s, c);
 			dropped = true;
 			continue;
 		}
@@ -700,9 +788,15 @@ int drm_scan_refresh(struct drm_scan *s, enum drm_scan_mode mode)
 	return 0;
 }
 
+/* Descriptors left for other uses, and most fdinfo files kept open. */
+#define HELD_RESERVE	128
+#define HELD_MAX	(1024u * 1024)
+
 struct drm_scan *drm_scan_new(const char *proc_root)
 {
 	struct drm_scan *s = calloc(1, sizeof(*s));
+	struct statfs sfs;
+	struct rlimit rl;
 
 	if (!s)
 		return NULL;
@@ -717,6 +811,22 @@ struct drm_scan *drm_scan_new(const char *proc_root)
 	}
 	/* device numbers of a fake tree mean nothing to this system's sysfs */
 	s->use_sysfs = !strcmp(proc_root, "/proc") || !strcmp(proc_root, "/proc/");
+	s->procfs = !fstatfs(s->rootfd, &sfs) && sfs.f_type == PROC_SUPER_MAGIC;
+	/*
+	 * Every fdinfo file kept open is a descriptor: take what the hard
+	 * limit allows and leave some for everything else.
+	 */
+	if (!getrlimit(RLIMIT_NOFILE, &rl)) {
+		if (rl.rlim_cur < rl.rlim_max) {
+			rl.rlim_cur = rl.rlim_max;
+			if (setrlimit(RLIMIT_NOFILE, &rl))
+				getrlimit(RLIMIT_NOFILE, &rl);
+		}
+		if (rl.rlim_cur > HELD_MAX + HELD_RESERVE)
+			s->max_held = HELD_MAX;
+		else if (rl.rlim_cur > HELD_RESERVE)
+			s->max_held = rl.rlim_cur - HELD_RESERVE;
+	}
 	s->full_every = 5;
 	s->full_ns = 5000000000ull;
 	if (hash_rebuild(s)) {
@@ -734,7 +844,7 @@ void drm_scan_free(struct drm_scan *s)
 	if (!s)
 		return;
 	for (i = 0; i < s->nclients; i++)
-		client_free(s->clients[i]);
+		client_free(s, s->clients[i]);
 	free(s->clients);
 	free(s->hash);
 	free(s->pids);

@@ -18,6 +18,7 @@ struct drm_fdref {
 	pid_t pid;
 	int fd;
 	char *comm;
+	int info_fd;		/* its fdinfo file kept open, or -1 */
 };
 
 struct client_engine {
@@ -45,6 +46,8 @@ struct drm_scan {
 	char *proc_root;
 	int rootfd;
 	bool use_sysfs;		/* name pdev-less devices from /sys/dev/char */
+	bool procfs;		/* proc_root is a procfs mount */
+	unsigned int nheld, max_held;	/* fdinfo files kept open */
 
 	struct drm_client **clients;
 	size_t nclients, cap_clients;
@@ -64,6 +67,7 @@ struct drm_scan {
 
 	/* statistics of the last refresh */
 	unsigned int files_read;
+	unsigned int files_opened;	/* of those, opened by path */
 	unsigned int malformed;		/* malformed lines over all clients */
 	unsigned int vanished;		/* fds/pids that went away mid scan */
 

@@ -481,6 +481,18 @@ static void rmrf(const char *path)
 		fprintf(stderr, "cannot remove %s\n", path);
 }
 
+/* fdinfo files kept open, counted from the clients */
+static unsigned int held_fds(const struct drm_scan *s)
+{
+	unsigned int n = 0;
+	size_t i, j;
+
+	for (i = 0; i < s->nclients; i++)
+		for (j = 0; j < s->clients[i]->nfds; j++)
+			n += s->clients[i]->fds[j].info_fd >= 0;
+	return n;
+}
+
 static void test_discovery(void)
 {
 	const char *A = "0000:00:04.0", *B = "0000:00:05.0";
@@ -534,6 +546,8 @@ static void test_discovery(void)
 	   "unreadable pid counted (%zu)", s->nunreadable);
 	ce = c ? client_engine(c, "rcs") : NULL;
 	ok(ce && ce->res.status == UTIL_FIRST, "first sample: no utilisation");
+	ok(s->nheld == 5 && s->nheld == held_fds(s),
+	   "the fdinfo file of each of the 5 DRM fds kept open (%u)", s->nheld);
 
 	/* counters advance; a new pid appears */
 	mkfd(100, 3, "/dev/dri/renderD128", simgpu(b, sizeof(b), 7, A, 600, 2000));
@@ -550,6 +564,9 @@ static void test_discovery(void)
 	   "client 7 rcs: 500/1000 cycles = 50%%");
 	ok(s->files_read == 3 + 1, "cheap refresh read one fdinfo per client (%u)",
 	   s->files_read);
+	ok(s->files_opened == 2,
+	   "only the replaced file and the new pid's were opened by path (%u)",
+	   s->files_opened);
 
 	/* process 100 exits: client 7 lives on in 101 */
 	snprintf(path, sizeof(path), "%s/100", root);
@@ -564,6 +581,8 @@ static void test_discovery(void)
 	drm_scan_refresh(s, DRM_SCAN_AUTO);
 	ok(s->nclients == 1 && !find(s, A, 7) && find(s, A, 11),
 	   "pid 101 gone: its clients removed (%zu left)", s->nclients);
+	ok(s->nheld == 1 && held_fds(s) == 1,
+	   "files of fds of exited pids closed (%u kept open)", s->nheld);
 	drm_scan_refresh(s, DRM_SCAN_AUTO);
 	ok(s->last_was_full && s->gen == 5 && s->nunreadable == 1,
 	   "every 5th refresh is a full discovery");
@@ -573,6 +592,13 @@ static void test_discovery(void)
 	drm_scan_refresh(s, DRM_SCAN_AUTO);
 	ok(s->nclients == 1 && find(s, A, 12) && !find(s, A, 11),
 	   "fd reused for another client is noticed on a cheap refresh");
+
+	/* out of descriptors to keep: every read opens the file by path */
+	s->max_held = 0;
+	drm_scan_refresh(s, DRM_SCAN_FULL);
+	drm_scan_refresh(s, DRM_SCAN_CHEAP);
+	ok(s->nheld == 0 && held_fds(s) == 0 && s->files_opened == 1 &&
+	   find(s, A, 12), "with no files kept open a refresh opens by path");
 	drm_scan_free(s);
 	rmrf(root);
 

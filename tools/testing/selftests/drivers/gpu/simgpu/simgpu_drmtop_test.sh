@@ -3,8 +3,9 @@
 #
 # drmtop against simgpu: two clients of simgpu-load with known duty cycles;
 # drmtop --json must report each client's utilisation per class within
-# 1 percentage point, and drm-fdinfo-check must pass on both clients.
-# TAP output.
+# 1 percentage point, and drm-fdinfo-check must pass on both clients. A
+# client whose process closes its fd between refreshes must be gone from the
+# next ones (drmtop re-reads fdinfo files it keeps open). TAP output.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0
@@ -28,8 +29,27 @@ rcs=$(head -n 1 "$tmp/rcs")
 ccs=$(head -n 1 "$tmp/ccs")
 t "$([ -n "$rcs" ] && [ -n "$ccs" ]; echo $?)" "simgpu-load prints its clients"
 
+# A process that holds a simgpu fd for 1.5 s and then lives on without it.
+node=$(ls /dev/dri/renderD* | head -n 1)
+sh -c "exec 5< $node; sleep 1.5; exec 5<&-; sleep 4" &
+holder=$!
+
 drmtop -n 4 -d 1 --json > "$tmp/json"
 t $? "drmtop --json exits 0"
+
+python3 - "$tmp/json" "$holder" <<'PY'
+import json, sys
+
+refreshes = {}
+for line in open(sys.argv[1]):
+    rec = json.loads(line)
+    if int(sys.argv[2]) in rec["pids"]:
+        refreshes.setdefault(rec["refresh"], 0)
+        refreshes[rec["refresh"]] += 1
+print(f"# refreshes listing pid {sys.argv[2]}: {sorted(refreshes)}")
+sys.exit(0 if 1 in refreshes and 4 not in refreshes else 1)
+PY
+t $? "a client whose fd was closed is listed first, then no more"
 
 # The last three refreshes each cover a window of one second.
 python3 - "$tmp/json" "${rcs#client }" "${ccs#client }" <<'PY'
