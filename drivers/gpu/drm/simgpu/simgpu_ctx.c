@@ -35,7 +35,9 @@
  *   in the totals as soon as the ioctl returns;
  * - periodically, for the contexts resident on an engine, at least every
  *   2^29 ticks (an eighth of the wrap), so that no wrap goes unseen however
- *   long a context stays resident;
+ *   long a context stays resident. The worker that does it stops once it
+ *   finds no context resident and nothing submitted for a period, and the
+ *   next submission starts it again: an idle GPU costs no wakeups;
  * - when fdinfo is read, for the client's active contexts, so that a running
  *   job's time is counted as it runs and a finished one's as soon as the
  *   hardware has switched it out, before its completion interrupt.
@@ -125,18 +127,33 @@ static void ctx_fold_locked(struct simgpu_device *sdev, struct simgpu_ctx *ctx)
 
 /**
  * simgpu_ctx_submit - note that a context is about to get a batch
+ * @sdev: the device
  * @ctx: the context
  * @seqno: the seqno of the batch, written by the hardware on completion
  *
  * Called before the batch is handed to the hardware, so that fdinfo
- * readers look at the context from then on.
+ * readers look at the context from then on, and the fold worker runs while
+ * it may be resident.
  *
  * Returns: the address of the context image for the submission port.
  */
-u64 simgpu_ctx_submit(struct simgpu_ctx *ctx, u32 seqno)
+u64 simgpu_ctx_submit(struct simgpu_device *sdev, struct simgpu_ctx *ctx,
+		      u32 seqno)
 {
 	struct simgpu_client_usage *usage = ctx->usage;
+	struct simgpu_ctx_mgr *mgr = &sdev->ctxs;
 	unsigned long flags;
+
+	/*
+	 * Count the submission before looking at the worker's state, which
+	 * the worker clears before it looks at the count: one of the two
+	 * sees the other.
+	 */
+	atomic_inc(&mgr->submits);
+	smp_mb__after_atomic(); /* pairs with fold_work() */
+	if (!test_bit(SIMGPU_FOLD_ARMED, &mgr->flags) &&
+	    !test_and_set_bit(SIMGPU_FOLD_ARMED, &mgr->flags))
+		schedule_delayed_work(&mgr->fold_work, mgr->fold_period);
 
 	spin_lock_irqsave(&usage->lock, flags);
 	ctx->last_seqno = seqno;
@@ -272,10 +289,14 @@ u32 simgpu_ctx_seqno(const struct simgpu_ctx *ctx)
 	return img_read(ctx, CTX_IMG_SEQNO);
 }
 
-/* Fold the context resident on each engine, whoever it belongs to. */
-static void fold_resident(struct simgpu_device *sdev)
+/*
+ * Fold the context resident on each engine, whoever it belongs to. Returns
+ * whether any engine had one.
+ */
+static bool fold_resident(struct simgpu_device *sdev)
 {
 	struct simgpu_ctx_mgr *mgr = &sdev->ctxs;
+	bool resident = false;
 	unsigned int e;
 
 	rcu_read_lock();
@@ -286,12 +307,15 @@ static void fold_resident(struct simgpu_device *sdev)
 
 		if (!id)
 			continue;
+		resident = true;
 		/* A dead context is skipped under its client's lock. */
 		ctx = xa_load(&mgr->xa, id);
 		if (ctx)
 			simgpu_ctx_fold(sdev, ctx);
 	}
 	rcu_read_unlock();
+
+	return resident;
 }
 
 static void fold_work(struct work_struct *work)
@@ -300,9 +324,22 @@ static void fold_work(struct work_struct *work)
 		container_of(work, struct simgpu_ctx_mgr, fold_work.work);
 	struct simgpu_device *sdev = container_of(mgr, struct simgpu_device,
 						  ctxs);
+	int submits;
 
-	fold_resident(sdev);
-	schedule_delayed_work(&mgr->fold_work, mgr->fold_period);
+	submits = atomic_read(&mgr->submits);
+	if (fold_resident(sdev) || submits != mgr->seen_submits) {
+		/* A context submitted to may become resident later. */
+		mgr->seen_submits = submits;
+		schedule_delayed_work(&mgr->fold_work, mgr->fold_period);
+		return;
+	}
+
+	/* Idle for a whole period: stop until the next submission. */
+	clear_bit(SIMGPU_FOLD_ARMED, &mgr->flags);
+	smp_mb__after_atomic(); /* pairs with simgpu_ctx_submit() */
+	if (atomic_read(&mgr->submits) != submits &&
+	    !test_and_set_bit(SIMGPU_FOLD_ARMED, &mgr->flags))
+		schedule_delayed_work(&mgr->fold_work, mgr->fold_period);
 }
 
 static u64 read_ring_timestamp(struct simgpu_device *sdev, unsigned int e)
@@ -418,8 +455,8 @@ int simgpu_ctx_init_device(struct simgpu_device *sdev)
 		return -ENODEV;
 	}
 
+	/* The worker starts with the first submission. */
 	mgr->fold_period = simgpu_ctx_fold_period(sdev->refclk_hz);
-	schedule_delayed_work(&mgr->fold_work, mgr->fold_period);
 
 	return drmm_add_action_or_reset(&sdev->drm, ctx_mgr_fini, mgr);
 }

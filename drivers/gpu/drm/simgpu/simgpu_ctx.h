@@ -78,8 +78,13 @@ void simgpu_client_usage_put(struct simgpu_client_usage *usage);
  * struct simgpu_ctx_mgr - the device's contexts
  * @xa: &struct simgpu_ctx by id; lookups under RCU, stores irq-safe
  * @fold_work: folds the resident contexts often enough that no 32-bit
- *	CTX_TIMESTAMP can wrap between two folds
+ *	CTX_TIMESTAMP can wrap between two folds; stops when the GPU is idle
  * @fold_period: jiffies between two runs of @fold_work
+ * @flags: %SIMGPU_FOLD_ARMED while @fold_work is queued or will queue
+ *	itself again
+ * @submits: batches submitted so far, a wrapping count
+ * @seen_submits: @submits at the previous run of @fold_work, which alone
+ *	uses it
  * @engines: hardware ids of the engines present, read from the fuses, for
  *	the fold worker
  */
@@ -87,13 +92,18 @@ struct simgpu_ctx_mgr {
 	struct xarray xa;
 	struct delayed_work fold_work;
 	unsigned long fold_period;
+	unsigned long flags;
+#define SIMGPU_FOLD_ARMED	0
+	atomic_t submits;
+	int seen_submits;
 	DECLARE_BITMAP(engines, SIMGPU_MAX_ENGINES);
 };
 
 struct simgpu_ctx *simgpu_ctx_create(struct simgpu_device *sdev,
 				     struct simgpu_client_usage *usage,
 				     unsigned int engine_class);
-u64 simgpu_ctx_submit(struct simgpu_ctx *ctx, u32 seqno);
+u64 simgpu_ctx_submit(struct simgpu_device *sdev, struct simgpu_ctx *ctx,
+		      u32 seqno);
 void simgpu_ctx_fold(struct simgpu_device *sdev, struct simgpu_ctx *ctx);
 void simgpu_ctx_destroy(struct simgpu_device *sdev, struct simgpu_ctx *ctx);
 u32 simgpu_ctx_seqno(const struct simgpu_ctx *ctx);

@@ -179,7 +179,7 @@ static struct dma_fence *simgpu_run_job(struct drm_sched_job *sched_job)
 			  queue->fence_context, job->seqno);
 	job->hw_fence_armed = true;
 
-	ctx_addr = simgpu_ctx_submit(queue->ctx, job->seqno);
+	ctx_addr = simgpu_ctx_submit(eng->sdev, queue->ctx, job->seqno);
 	batch_addr = virt_to_phys(job->batch);
 
 	spin_lock_irqsave(&eng->lock, flags);

@@ -172,7 +172,7 @@ static void submit_busy(struct kunit *test, struct simgpu_ctx *ctx,
 	struct fdinfo_test *ft = test->priv;
 	u32 base = SIMGPU_ENGINE_BASE(SIMGPU_HW_ENGINE_ID(class, inst));
 	u32 seqno = ++ft->seqno;
-	u64 ctx_addr = simgpu_ctx_submit(ctx, seqno);
+	u64 ctx_addr = simgpu_ctx_submit(ft->sdev, ctx, seqno);
 	__le32 *batch;
 	u64 addr;
 
@@ -223,6 +223,13 @@ static u64 ticks(struct fdinfo_test *ft, u64 ns)
 {
 	return div_u64(div_u64(ns, NSEC_PER_USEC) * ft->sdev->refclk_hz,
 		       USEC_PER_SEC);
+}
+
+/* Run the fold worker now, as its timer would, and wait for it. */
+static void fold_worker_run(struct simgpu_ctx_mgr *mgr)
+{
+	mod_delayed_work(system_wq, &mgr->fold_work, 0);
+	flush_delayed_work(&mgr->fold_work);
 }
 
 static void fdinfo_test_idle_output(struct kunit *test)
@@ -340,8 +347,7 @@ static void fdinfo_test_wrap(struct kunit *test)
 
 	for (now = step; now < 31 * NSEC_PER_SEC; now += step) {
 		clock_set(ft, now);
-		mod_delayed_work(system_wq, &mgr->fold_work, 0);
-		flush_delayed_work(&mgr->fold_work);
+		fold_worker_run(mgr);
 	}
 	clock_set(ft, 31 * NSEC_PER_SEC);
 
@@ -366,6 +372,45 @@ static void fdinfo_test_fold_period(struct kunit *test)
 				    mul_u64_u32_div(ns, clocks[i], NSEC_PER_SEC),
 				    1ULL << 29, "refclk %u", clocks[i]);
 	}
+}
+
+/*
+ * The fold worker runs while work may be on the hardware and stops once it
+ * finds none for a whole period; a submission starts it again.
+ */
+static void fdinfo_test_fold_worker_idles(struct kunit *test)
+{
+	struct fdinfo_test *ft = test->priv;
+	struct simgpu_ctx_mgr *mgr = &ft->sdev->ctxs;
+	struct file *file = fdinfo_open(test);
+	struct simgpu_ctx *ctx = ctx_create(test, file, RCS);
+
+	KUNIT_EXPECT_FALSE_MSG(test, delayed_work_pending(&mgr->fold_work),
+			       "fold worker runs before any submission");
+	submit_busy(test, ctx, RCS, 0, NSEC_PER_SEC);
+	KUNIT_EXPECT_TRUE_MSG(test, delayed_work_pending(&mgr->fold_work),
+			      "a submission does not start the fold worker");
+
+	clock_set(ft, NSEC_PER_SEC / 2);
+	fold_worker_run(mgr);
+	KUNIT_EXPECT_TRUE_MSG(test, delayed_work_pending(&mgr->fold_work),
+			      "fold worker stops while a context is resident");
+
+	clock_set(ft, 2 * NSEC_PER_SEC);
+	fold_worker_run(mgr);
+	KUNIT_EXPECT_FALSE_MSG(test, delayed_work_pending(&mgr->fold_work),
+			       "fold worker keeps running on an idle GPU");
+	KUNIT_EXPECT_EQ(test, fdinfo_value(test, fdinfo_read(test, file),
+					   "drm-cycles-rcs"),
+			ticks(ft, NSEC_PER_SEC));
+
+	submit_busy(test, ctx, RCS, 0, NSEC_PER_SEC);
+	KUNIT_EXPECT_TRUE_MSG(test, delayed_work_pending(&mgr->fold_work),
+			      "a submission does not restart the fold worker");
+	clock_set(ft, 4 * NSEC_PER_SEC);
+	KUNIT_EXPECT_EQ(test, fdinfo_value(test, fdinfo_read(test, file),
+					   "drm-cycles-rcs"),
+			ticks(ft, 2 * NSEC_PER_SEC));
 }
 
 /* A destroyed context's time is in the totals when destroy returns. */
@@ -435,6 +480,7 @@ static struct kunit_case fdinfo_test_cases[] = {
 	KUNIT_CASE(fdinfo_test_idle_output),
 	KUNIT_CASE(fdinfo_test_running_context),
 	KUNIT_CASE(fdinfo_test_fold_period),
+	KUNIT_CASE(fdinfo_test_fold_worker_idles),
 	KUNIT_CASE(fdinfo_test_destroyed),
 	KUNIT_CASE(fdinfo_test_isolation),
 	KUNIT_CASE(fdinfo_test_capacity),
