@@ -352,6 +352,13 @@ static __le32 *simgpu_engine_fetch(struct simgpu_engine *e, u32 n)
 	return simgpu_hw_map(e->cur.batch + 4ull * e->pc, 4 * n);
 }
 
+/* The 64-bit operand in words @i (low) and @i + 1 (high) of a command */
+static u64 simgpu_cmd_u64(const __le32 *cmd, unsigned int i)
+{
+	return le32_to_cpu(READ_ONCE(cmd[i])) |
+	       (u64)le32_to_cpu(READ_ONCE(cmd[i + 1])) << 32;
+}
+
 /*
  * Execute commands of the running batch at virtual time e->wait_until,
  * until one makes the engine wait, halts it or the batch ends.
@@ -378,8 +385,7 @@ static void simgpu_engine_exec(struct simgpu_engine *e)
 			cmd = simgpu_engine_fetch(e, 3);
 			if (!cmd)
 				goto fault;
-			arg = le32_to_cpu(READ_ONCE(cmd[1])) |
-			      (u64)le32_to_cpu(READ_ONCE(cmd[2])) << 32;
+			arg = simgpu_cmd_u64(cmd, 1);
 			e->pc += 3;
 			if (!arg)
 				break;
@@ -393,9 +399,7 @@ static void simgpu_engine_exec(struct simgpu_engine *e)
 			cmd = simgpu_engine_fetch(e, 4);
 			if (!cmd)
 				goto fault;
-			arg = le32_to_cpu(READ_ONCE(cmd[1])) |
-			      (u64)le32_to_cpu(READ_ONCE(cmd[2])) << 32;
-			dst = simgpu_hw_map(arg, sizeof(u32));
+			dst = simgpu_hw_map(simgpu_cmd_u64(cmd, 1), sizeof(u32));
 			if (!dst)
 				goto fault;
 			WRITE_ONCE(*dst, READ_ONCE(cmd[3]));
