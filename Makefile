@@ -5,6 +5,7 @@
 #   make run          build, boot simgpu in UML, run a workload, show fdinfo
 #   make check        every test and static check; last line "N passed, N failed"
 #   make vm-run CMD='...' [BOOTARGS='...']
+#   make qemu-run CMD='...' [BOOTARGS='...']  the same in an x86_64 SMP guest
 #   make series       git format-patch series in build/series/
 #   make series-check build the kernel after each patch of the series
 #   make bench        benchmarks, one "bench: ..." line per figure
@@ -30,23 +31,25 @@ VMLINUX		:= $(UML_OUT)/linux
 
 HOST_PKGS	:= build-essential bc bison flex libelf-dev libssl-dev \
 		   libncurses-dev pkg-config python3 git patch sparse \
-		   coccinelle perl valgrind rsync
+		   coccinelle perl valgrind rsync kmod
+BENCH_PKGS	:= qemu-system-x86
 
 export REPO BUILD SRC UML_OUT KUNIT_OUT BIN JOBS KERNEL_SRC VMLINUX
 
 .PHONY: all run check vm-run kernel src deps base tools series series-check \
-	bench kunit headers clean distclean help
+	bench bench-kernel qemu-run kunit headers clean distclean help
 
 all: kernel tools
 
 help:
-	@sed -n '3,14p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,15p' Makefile | sed 's/^# \{0,1\}//'
 
 # --- host packages -----------------------------------------------------------
-deps: $(BUILD)/.deps
-$(BUILD)/.deps:
+# install-pkgs STAMP, PACKAGES: install what is missing (as root), then touch
+# the stamp. The benchmarks' emulator is only installed by "make bench".
+define install-pkgs
 	@missing=""; \
-	for p in $(HOST_PKGS); do \
+	for p in $(2); do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | \
 			grep -q "ok installed" || missing="$$missing $$p"; \
 	done; \
@@ -62,7 +65,14 @@ $(BUILD)/.deps:
 			exit 1; \
 		fi; \
 	fi
-	@mkdir -p $(BUILD) && touch $@
+	@mkdir -p $(BUILD) && touch $(1)
+endef
+
+deps: $(BUILD)/.deps
+$(BUILD)/.deps:
+	$(call install-pkgs,$@,$(HOST_PKGS))
+$(BUILD)/.bench-deps: | $(BUILD)/.deps
+	$(call install-pkgs,$@,$(BENCH_PKGS))
 
 # --- base kernel -------------------------------------------------------------
 base: $(FETCH_BASE)
@@ -100,7 +110,8 @@ $(UML_OUT)/.config: $(REPO)/devtools/uml.config | src
 
 kernel: src $(UML_OUT)/.config
 	@echo "  BUILD   $(VMLINUX)"
-	@$(KMAKE) linux
+	@$(KMAKE) linux modules
+	@$(KMAKE) modules_install INSTALL_MOD_PATH=$(UML_OUT)/mod >/dev/null
 
 # --- userspace: the tools, the load generator, selftests ---------------------
 # Each directory builds with "make -C DIR OUTPUT=$(BIN)/" into $(BIN).
@@ -155,10 +166,35 @@ kunit: src
 check: kernel tools
 	@$(REPO)/devtools/check.sh
 
-# 1,000 processes holding simgpu fds need more than the default 256M.
-bench: kernel tools
+# --- the benchmark guest: x86_64, SMP, no debugging options, in QEMU ---------
+X86_OUT		:= $(BUILD)/x86
+XMAKE		:= $(MAKE) -s -C $(SRC) O=$(X86_OUT) ARCH=x86_64 -j$(JOBS)
+BZIMAGE		:= $(X86_OUT)/arch/x86/boot/bzImage
+
+$(X86_OUT)/.config: $(REPO)/devtools/x86_64.config | src
+	@mkdir -p $(X86_OUT)
+	$(XMAKE) tinyconfig
+	@$(SRC)/scripts/kconfig/merge_config.sh -m -O $(X86_OUT) \
+		$(X86_OUT)/.config $< >/dev/null
+	$(XMAKE) olddefconfig
+	@$(REPO)/devtools/config-check.sh $< $@
+
+bench-kernel: src $(X86_OUT)/.config | $(BUILD)/.bench-deps
+	@echo "  BUILD   $(BZIMAGE)"
+	@$(XMAKE) bzImage
+
+qemu-run: bench-kernel tools
+	@$(REPO)/devtools/vm-run.sh $(BZIMAGE) $(BIN) "$$CMD" "$$BOOTARGS"
+
+# The benchmarks run twice: in the UML guest of the tests (one CPU, the
+# debugging kernel; 1,000 processes holding simgpu fds need mem=1G) and in
+# an x86_64 guest with two vCPUs and no debugging options, emulated by
+# qemu. Each figure's name ends in @uml or @x86_64-smp2.
+bench: kernel bench-kernel tools
 	@$(REPO)/devtools/vm-run.sh $(VMLINUX) $(BIN) \
-		'sh $(REPO)/devtools/bench.sh' "mem=1G $$BOOTARGS"
+		'sh $(REPO)/devtools/bench.sh uml' "mem=1G $$BOOTARGS"
+	@$(REPO)/devtools/vm-run.sh $(BZIMAGE) $(BIN) \
+		'sh $(REPO)/devtools/bench.sh x86_64-smp2' "$$BOOTARGS"
 
 # --- the patch series --------------------------------------------------------
 series: base

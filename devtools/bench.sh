@@ -1,13 +1,17 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# "make bench", inside the VM: each figure is one line
-# "bench: <name> ratio=<x> target=<op><y>".
+# "make bench", inside a VM: bench.sh LABEL. Each figure is one line
+# "bench: <name>@LABEL ratio=<x> target=<op><y>", LABEL naming the VM the
+# figure was measured in.
+label=${1:-vm}
 node=$(ls /dev/dri/renderD* | head -n 1)
+tag() { sed -u "s/^bench: \([^ ]*\)/bench: \1@$label/"; }
+echo "# $label: $(nproc) CPU(s), Linux $(uname -r)"
 
 # fdinfo read cost against a pipe's at 1..4096 idle queues, and submission
 # throughput with a 1 kHz fdinfo reader against none.
-simgpu_fdinfo_bench || echo "bench: simgpu_fdinfo_bench failed with status $?"
+{ simgpu_fdinfo_bench || echo "bench: simgpu_fdinfo_bench failed with status $?"; } | tag
 
 # drmtop over 1,000 processes holding two simgpu fds each.
 i=0
@@ -18,6 +22,6 @@ while [ $i -lt 1000 ]; do
 	i=$((i + 1))
 done
 sleep 2
-drmtop-bench -r 5 || echo "bench: drmtop-bench failed with status $?"
+{ drmtop-bench -r 5 || echo "bench: drmtop-bench failed with status $?"; } | tag
 kill $pids
 wait

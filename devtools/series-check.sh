@@ -31,7 +31,7 @@ while read -r state; do
 	"$tree/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" \
 		"$REPO/devtools/uml.config" > /dev/null
 	make -s -C "$tree" O="$out" ARCH=um olddefconfig
-	if make -s -C "$tree" O="$out" ARCH=um -j"$JOBS" linux > "$out/patch-$k.log" 2>&1; then
+	if make -s -C "$tree" O="$out" ARCH=um -j"$JOBS" linux modules > "$out/patch-$k.log" 2>&1; then
 		echo "series-check: patch $k builds"
 	else
 		echo "series-check: patch $k does not build:"

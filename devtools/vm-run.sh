@@ -3,13 +3,25 @@
 #
 # vm-run.sh KERNEL BINDIR CMD [BOOTARGS]
 #
-# Boot the UML kernel with the host's root filesystem (read-only hostfs),
-# run CMD as root in the current directory with BINDIR first on PATH,
-# stream its output and exit with its status. A kernel warning, BUG,
-# KASAN, lockdep, UBSAN or kmemleak report during the run fails the run and
-# is printed.
+# Boot KERNEL with the host's root filesystem, read-only: a UML kernel over
+# hostfs, or an x86_64 bzImage (devtools/x86_64.config, for the benchmarks)
+# in qemu-system-x86_64 over 9p. Run CMD as root in the current directory
+# with BINDIR first on PATH, stream its output and exit with its status. A
+# kernel warning, BUG, KASAN, lockdep, UBSAN or kmemleak report during the
+# run fails the run (status 124) and is printed; a guest that does not
+# finish fails it with status 125.
+#
+# When simgpu is a module (installed under KERNEL's directory in mod/), it
+# is loaded before CMD, with the simgpu.* options of BOOTARGS, and
+# unloaded after it; a failed load or unload fails the run (status 126).
+#
+# The x86_64 guest's environment: QEMU_SMP (vCPUs, 2), QEMU_MEM (1G),
+# QEMU_ACCEL (tcg,thread=multi: one host thread per vCPU; kvm where it
+# works), QEMU_CPU (max), QEMU (qemu-system-x86_64).
 set -u
 kernel=$1 bindir=$2 cmd=$3 bootargs=${4:-}
+moddir=$(cd "$(dirname "$kernel")" && pwd)/mod
+[ -d "$moddir/lib/modules" ] || moddir=
 
 # Not under /tmp: the guest mounts a tmpfs there.
 mkdir -p "$bindir/../vm"
@@ -40,9 +52,26 @@ for d in "$repo" "$(pwd)"; do
 	esac
 done
 cd "$(pwd)"
+# modprobe takes the module's options from the kernel command line.
+if [ -n "$moddir" ] && ! modprobe -d "$moddir" simgpu; then
+	echo "@@VM-EXIT@@ 126"
+	exec $bindir/vm-poweroff
+fi
 echo @@VM-START@@
 sh $vmdir/cmd
 rc=\$?
+if [ -n "$moddir" ]; then
+	# Processes the command left behind may still hold a simgpu fd.
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		rmmod simgpu 2>/dev/null && break
+		sleep 1
+	done
+	if grep -q '^simgpu ' /proc/modules; then
+		echo "vm-run: rmmod simgpu failed"
+		rmmod simgpu
+		rc=126
+	fi
+fi
 echo @@DMESG-BEGIN@@
 dmesg
 if [ -w /sys/kernel/debug/kmemleak ]; then
@@ -55,14 +84,42 @@ exec $bindir/vm-poweroff
 EOI
 chmod +x "$vmdir/init"
 
-# The guest reads nothing: its console input is /dev/null.
-"$kernel" mem=256M rootfstype=hostfs rootflags=/ ro init="$vmdir/init" \
-	con0=fd:0,fd:1 con=null quiet $bootargs < /dev/null 2>&1 |
+boot_uml() {
+	"$kernel" mem=256M rootfstype=hostfs rootflags=/ ro \
+		init="$vmdir/init" con0=fd:0,fd:1 con=null quiet $bootargs
+}
+
+# The root is the host's /; remap keeps the inode numbers of its several
+# filesystems apart. cache=loose: the guest may cache it all, the host does
+# not change it during a run. The guest powers off by ACPI; if it panics it
+# reboots at once, and -no-reboot makes that an exit too.
+boot_qemu() {
+	fsdev=local,id=root,path=/,security_model=none,readonly=on,multidevs=remap
+	rootflags=trans=virtio,version=9p2000.L,msize=512000,cache=loose
+	append="root=/dev/root rootfstype=9p rootflags=$rootflags ro"
+	append="$append console=ttyS0 panic=-1 init=$vmdir/init quiet $bootargs"
+	"${QEMU:-qemu-system-x86_64}" -nographic -nodefaults -serial stdio \
+		-no-reboot -accel "${QEMU_ACCEL:-tcg,thread=multi}" \
+		-cpu "${QEMU_CPU:-max}" -smp "${QEMU_SMP:-2}" \
+		-m "${QEMU_MEM:-1G}" -fsdev "$fsdev" \
+		-device virtio-9p-pci,fsdev=root,mount_tag=/dev/root \
+		-kernel "$kernel" -append "$append"
+}
+
+case $kernel in
+*bzImage)	boot=boot_qemu ;;
+*)		boot=boot_uml ;;
+esac
+
+# The guest reads nothing: its console input is /dev/null. The consoles end
+# lines with \r\n; qemu's firmware ends its output with escape sequences and
+# no newline, so the start marker need not begin its line.
+$boot < /dev/null 2>&1 |
 	awk -v dmesg="$vmdir/dmesg" -v status="$vmdir/status" '
-	/^@@VM-START@@/ { on = 1; started = 1; next }
+	/@@VM-START@@/ { on = 1; started = 1; next }
 	/^@@DMESG-BEGIN@@/ { on = 0; dm = 1; next }
 	/^@@DMESG-END@@/ { dm = 0; next }
-	/^@@VM-EXIT@@/ { print $2 > status; next }
+	/^@@VM-EXIT@@/ { sub(/\r$/, ""); print $2 > status; next }
 	dm { print > dmesg; next }
 	on { print; fflush() }
 	!on && !dm { pre = pre $0 "\n" }
