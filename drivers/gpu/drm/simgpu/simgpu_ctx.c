@@ -36,8 +36,9 @@
  * - periodically, for the contexts resident on an engine, at least every
  *   2^29 ticks (an eighth of the wrap), so that no wrap goes unseen however
  *   long a context stays resident. The worker that does it stops once it
- *   finds no context resident and nothing submitted for a period, and the
- *   next submission starts it again: an idle GPU costs no wakeups;
+ *   finds no context resident and nothing handed to the hardware for a
+ *   period, and the next submission starts it again: an idle GPU costs no
+ *   wakeups;
  * - when fdinfo is read, for the client's active contexts, so that a running
  *   job's time is counted as it runs and a finished one's as soon as the
  *   hardware has switched it out, before its completion interrupt.
@@ -127,22 +128,39 @@ static void ctx_fold_locked(struct simgpu_device *sdev, struct simgpu_ctx *ctx)
 
 /**
  * simgpu_ctx_submit - note that a context is about to get a batch
- * @sdev: the device
  * @ctx: the context
  * @seqno: the seqno of the batch, written by the hardware on completion
  *
  * Called before the batch is handed to the hardware, so that fdinfo
- * readers look at the context from then on, and the fold worker runs while
- * it may be resident.
+ * readers look at the context from then on.
  *
  * Returns: the address of the context image for the submission port.
  */
-u64 simgpu_ctx_submit(struct simgpu_device *sdev, struct simgpu_ctx *ctx,
-		      u32 seqno)
+u64 simgpu_ctx_submit(struct simgpu_ctx *ctx, u32 seqno)
 {
 	struct simgpu_client_usage *usage = ctx->usage;
-	struct simgpu_ctx_mgr *mgr = &sdev->ctxs;
 	unsigned long flags;
+
+	spin_lock_irqsave(&usage->lock, flags);
+	ctx->last_seqno = seqno;
+	if (list_empty(&ctx->active_link))
+		list_add_tail(&ctx->active_link, &usage->active);
+	spin_unlock_irqrestore(&usage->lock, flags);
+
+	return virt_to_phys(ctx->image);
+}
+
+/**
+ * simgpu_ctx_submitted - keep the fold worker running after a submission
+ * @sdev: the device
+ *
+ * Called after a batch was handed to the hardware, whose context may be
+ * resident from then on: had it been called before, a worker that saw the
+ * count before the hardware saw the batch could stop for good.
+ */
+void simgpu_ctx_submitted(struct simgpu_device *sdev)
+{
+	struct simgpu_ctx_mgr *mgr = &sdev->ctxs;
 
 	/*
 	 * Count the submission before looking at the worker's state, which
@@ -154,14 +172,6 @@ u64 simgpu_ctx_submit(struct simgpu_device *sdev, struct simgpu_ctx *ctx,
 	if (!test_bit(SIMGPU_FOLD_ARMED, &mgr->flags) &&
 	    !test_and_set_bit(SIMGPU_FOLD_ARMED, &mgr->flags))
 		schedule_delayed_work(&mgr->fold_work, mgr->fold_period);
-
-	spin_lock_irqsave(&usage->lock, flags);
-	ctx->last_seqno = seqno;
-	if (list_empty(&ctx->active_link))
-		list_add_tail(&ctx->active_link, &usage->active);
-	spin_unlock_irqrestore(&usage->lock, flags);
-
-	return virt_to_phys(ctx->image);
 }
 
 /**
@@ -328,7 +338,7 @@ static void fold_work(struct work_struct *work)
 
 	submits = atomic_read(&mgr->submits);
 	if (fold_resident(sdev) || submits != mgr->seen_submits) {
-		/* A context submitted to may become resident later. */
+		/* A batch handed over may not have started yet. */
 		mgr->seen_submits = submits;
 		schedule_delayed_work(&mgr->fold_work, mgr->fold_period);
 		return;
@@ -336,7 +346,7 @@ static void fold_work(struct work_struct *work)
 
 	/* Idle for a whole period: stop until the next submission. */
 	clear_bit(SIMGPU_FOLD_ARMED, &mgr->flags);
-	smp_mb__after_atomic(); /* pairs with simgpu_ctx_submit() */
+	smp_mb__after_atomic(); /* pairs with simgpu_ctx_submitted() */
 	if (atomic_read(&mgr->submits) != submits &&
 	    !test_and_set_bit(SIMGPU_FOLD_ARMED, &mgr->flags))
 		schedule_delayed_work(&mgr->fold_work, mgr->fold_period);

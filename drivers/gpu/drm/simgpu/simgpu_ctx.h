@@ -82,7 +82,7 @@ void simgpu_client_usage_put(struct simgpu_client_usage *usage);
  * @fold_period: jiffies between two runs of @fold_work
  * @flags: %SIMGPU_FOLD_ARMED while @fold_work is queued or will queue
  *	itself again
- * @submits: batches submitted so far, a wrapping count
+ * @submits: batches handed to the hardware so far, a wrapping count
  * @seen_submits: @submits at the previous run of @fold_work, which alone
  *	uses it
  * @engines: hardware ids of the engines present, read from the fuses, for
@@ -102,8 +102,8 @@ struct simgpu_ctx_mgr {
 struct simgpu_ctx *simgpu_ctx_create(struct simgpu_device *sdev,
 				     struct simgpu_client_usage *usage,
 				     unsigned int engine_class);
-u64 simgpu_ctx_submit(struct simgpu_device *sdev, struct simgpu_ctx *ctx,
-		      u32 seqno);
+u64 simgpu_ctx_submit(struct simgpu_ctx *ctx, u32 seqno);
+void simgpu_ctx_submitted(struct simgpu_device *sdev);
 void simgpu_ctx_fold(struct simgpu_device *sdev, struct simgpu_ctx *ctx);
 void simgpu_ctx_destroy(struct simgpu_device *sdev, struct simgpu_ctx *ctx);
 u32 simgpu_ctx_seqno(const struct simgpu_ctx *ctx);

@@ -179,7 +179,7 @@ static struct dma_fence *simgpu_run_job(struct drm_sched_job *sched_job)
 			  queue->fence_context, job->seqno);
 	job->hw_fence_armed = true;
 
-	ctx_addr = simgpu_ctx_submit(eng->sdev, queue->ctx, job->seqno);
+	ctx_addr = simgpu_ctx_submit(queue->ctx, job->seqno);
 	batch_addr = virt_to_phys(job->batch);
 
 	spin_lock_irqsave(&eng->lock, flags);
@@ -191,6 +191,7 @@ static struct dma_fence *simgpu_run_job(struct drm_sched_job *sched_job)
 	engine_write(eng, RING_SUBMIT_SEQNO, job->seqno);
 	engine_write(eng, RING_SUBMIT, 1);
 	spin_unlock_irqrestore(&eng->lock, flags);
+	simgpu_ctx_submitted(eng->sdev);
 
 	/* One reference for the job, one returned to the scheduler */
 	return dma_fence_get(&job->hw_fence->base);

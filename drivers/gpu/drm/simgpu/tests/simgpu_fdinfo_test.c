@@ -172,7 +172,7 @@ static void submit_busy(struct kunit *test, struct simgpu_ctx *ctx,
 	struct fdinfo_test *ft = test->priv;
 	u32 base = SIMGPU_ENGINE_BASE(SIMGPU_HW_ENGINE_ID(class, inst));
 	u32 seqno = ++ft->seqno;
-	u64 ctx_addr = simgpu_ctx_submit(ft->sdev, ctx, seqno);
+	u64 ctx_addr = simgpu_ctx_submit(ctx, seqno);
 	__le32 *batch;
 	u64 addr;
 
@@ -191,6 +191,7 @@ static void submit_busy(struct kunit *test, struct simgpu_ctx *ctx,
 	simgpu_write32(ft->sdev, base + RING_SUBMIT_BATCH_HI, upper_32_bits(addr));
 	simgpu_write32(ft->sdev, base + RING_SUBMIT_SEQNO, seqno);
 	simgpu_write32(ft->sdev, base + RING_SUBMIT, 1);
+	simgpu_ctx_submitted(ft->sdev);
 }
 
 static void ctx_destroy(void *ctx)
