@@ -21,7 +21,7 @@
  * discovery (every fd of every process) runs every full_every refreshes or
  * every full_ns nanoseconds.
  *
- * The fdinfo file of each DRM fd found stays open, so that a refresh costs
+ * The fdinfo file read for each client stays open, so that a refresh costs
  * one pread() per client rather than an open(), a read() and a close(): a
  * procfs fdinfo file shows the fd's state at the time of each read, and
  * fails with ENOENT once the fd is closed or its process is gone. An fd
@@ -636,9 +636,13 @@ static void sample_client(struct drm_scan *s, struct drm_client *c,
 				return;
 			}
 		}
-		/* fd closed or reused for something else: look again later */
-		if (ret >= 0 && !grow((void **)rescan, caprescan, *nrescan,
-				      sizeof(pid_t)))
+		/*
+		 * fd closed or reused for something else, or the file kept
+		 * open belonged to a process whose pid was reused: look at
+		 * the pid again.
+		 */
+		if ((ret >= 0 || ret == -ENOENT || ret == -ESRCH) &&
+		    !grow((void **)rescan, caprescan, *nrescan, sizeof(pid_t)))
 			(*rescan)[(*nrescan)++] = r->pid;
 		client_del_fd(s, c, 0);
 	}
@@ -773,6 +777,9 @@ int drm_scan_refresh(struct drm_scan *s, enum drm_scan_mode mode)
 		}
 		if (c->nfds > 1)
 			qsort(c->fds, c->nfds, sizeof(*c->fds), cmp_fdref);
+		/* only fds[0] is read: each file kept open holds a page */
+		for (j = 1; j < c->nfds; j++)
+			drop_held(s, &c->fds[j].info_fd);
 		update_engines(c);
 		s->malformed += c->info.malformed;
 		s->clients[k++] = c;
@@ -790,7 +797,7 @@ int drm_scan_refresh(struct drm_scan *s, enum drm_scan_mode mode)
 
 /* Descriptors left for other uses, and most fdinfo files kept open. */
 #define HELD_RESERVE	128
-#define HELD_MAX	(1024u * 1024)
+#define HELD_MAX	16384u
 
 struct drm_scan *drm_scan_new(const char *proc_root)
 {

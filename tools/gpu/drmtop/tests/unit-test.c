@@ -546,8 +546,8 @@ static void test_discovery(void)
 	   "unreadable pid counted (%zu)", s->nunreadable);
 	ce = c ? client_engine(c, "rcs") : NULL;
 	ok(ce && ce->res.status == UTIL_FIRST, "first sample: no utilisation");
-	ok(s->nheld == 5 && s->nheld == held_fds(s),
-	   "the fdinfo file of each of the 5 DRM fds kept open (%u)", s->nheld);
+	ok(s->nheld == 3 && s->nheld == held_fds(s),
+	   "one fdinfo file of each of the 3 clients kept open (%u)", s->nheld);
 
 	/* counters advance; a new pid appears */
 	mkfd(100, 3, "/dev/dri/renderD128", simgpu(b, sizeof(b), 7, A, 600, 2000));
@@ -586,12 +586,16 @@ static void test_discovery(void)
 	drm_scan_refresh(s, DRM_SCAN_AUTO);
 	ok(s->last_was_full && s->gen == 5 && s->nunreadable == 1,
 	   "every 5th refresh is a full discovery");
+	ok(s->nheld == 1 && held_fds(s) == 1,
+	   "full discovery reopens what it keeps (%u kept open)", s->nheld);
 
 	/* fd reused for another client between refreshes */
 	mkfd(105, 3, "/dev/dri/renderD128", simgpu(b, sizeof(b), 12, A, 0, 0));
 	drm_scan_refresh(s, DRM_SCAN_AUTO);
 	ok(s->nclients == 1 && find(s, A, 12) && !find(s, A, 11),
 	   "fd reused for another client is noticed on a cheap refresh");
+	ok(s->nheld == 1 && held_fds(s) == 1,
+	   "the reused fd's file kept open once (%u)", s->nheld);
 
 	/* out of descriptors to keep: every read opens the file by path */
 	s->max_held = 0;
@@ -604,6 +608,44 @@ static void test_discovery(void)
 
 	s = drm_scan_new("/nonexistent-proc-root");
 	ok(!s && errno == ENOENT, "missing proc root reported");
+}
+
+/* What drmtop relies on when it keeps a procfs fdinfo file open. */
+static void test_proc_fdinfo_kept_open(void)
+{
+	char path[64], *buf = NULL, *ino1 = NULL, *ino2 = NULL;
+	int p[2], f = -1, null = -1;
+	size_t cap = 0;
+	ssize_t n;
+
+	if (pipe(p)) {
+		ok(0, "pipe: %s", strerror(errno));
+		return;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", p[0]);
+	f = open(path, O_RDONLY | O_CLOEXEC);
+	n = f < 0 ? -errno : fdinfo_read_fd(f, &buf, &cap, true);
+	if (n > 0 && strstr(buf, "ino:"))
+		ino1 = strndup(strstr(buf, "ino:"), strcspn(strstr(buf, "ino:"), "\n"));
+	null = open("/dev/null", O_WRONLY);
+	dup2(null, p[0]);
+	n = f < 0 ? -errno : fdinfo_read_fd(f, &buf, &cap, true);
+	if (n > 0 && strstr(buf, "ino:"))
+		ino2 = strndup(strstr(buf, "ino:"), strcspn(strstr(buf, "ino:"), "\n"));
+	ok(ino1 && ino2 && strcmp(ino1, ino2) && strstr(buf, "flags:\t0100001"),
+	   "an fdinfo file kept open shows the fd's current file (%s, then %s)",
+	   ino1 ? ino1 : "?", ino2 ? ino2 : "?");
+	close(p[0]);
+	n = f < 0 ? -EBADF : fdinfo_read_fd(f, &buf, &cap, true);
+	ok(n == -ENOENT, "and fails with ENOENT once the fd is closed (%zd)", n);
+	if (f >= 0)
+		close(f);
+	if (null >= 0)
+		close(null);
+	close(p[1]);
+	free(ino1);
+	free(ino2);
+	free(buf);
 }
 
 static void test_real_proc(void)
@@ -625,6 +667,7 @@ int main(int argc, char **argv)
 	test_util();
 	test_discovery();
 	test_real_proc();
+	test_proc_fdinfo_kept_open();
 	printf("1..%d\n", ntest);
 	return nfail ? 1 : 0;
 }

@@ -33,6 +33,11 @@ t "$([ -n "$rcs" ] && [ -n "$ccs" ]; echo $?)" "simgpu-load prints its clients"
 node=$(ls /dev/dri/renderD* | head -n 1)
 sh -c "exec 5< $node; sleep 1.5; exec 5<&-; sleep 4" &
 holder=$!
+i=0
+while [ ! -e /proc/$holder/fd/5 ] && [ $i -lt 100 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
 
 drmtop -n 4 -d 1 --json > "$tmp/json"
 t $? "drmtop --json exits 0"
