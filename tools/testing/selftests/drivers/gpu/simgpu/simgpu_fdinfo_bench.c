@@ -8,8 +8,9 @@
  *   With two CPUs or more the submitter runs on the first and the reader on
  *   the second, as a monitor runs beside a GPU client on a multi-core
  *   machine; the three cases (no reader, a reader of simgpu's fdinfo, a
- *   reader of a pipe's) take turns in rounds, and each figure is the median
- *   of its rounds, so that a drift of the machine's speed hits them all.
+ *   reader of a pipe's) take turns in rounds, in an order that rotates, and
+ *   each ratio is the median of the ratios of its rounds, so that a drift
+ *   of the machine's speed cancels out.
  *
  * Each figure is one line "bench: <name> ratio=<x> target=<op><y>".
  *
@@ -85,12 +86,31 @@ struct reader {
 	unsigned long reads;
 };
 
-static bool two_cpus;
+/* The first two CPUs we may run on, or -1 */
+static int cpus[2] = { -1, -1 };
+
+static void find_cpus(void)
+{
+	cpu_set_t set;
+	int cpu, n = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return;
+	for (cpu = 0; cpu < CPU_SETSIZE && n < 2; cpu++)
+		if (CPU_ISSET(cpu, &set))
+			cpus[n++] = cpu;
+	if (n < 2) {
+		cpus[0] = -1;
+		cpus[1] = -1;
+	}
+}
 
 static void pin_to_cpu(int cpu)
 {
 	cpu_set_t set;
 
+	if (cpu < 0)
+		return;
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set))
@@ -103,8 +123,7 @@ static void *reader_1khz(void *arg)
 	char path[64], buf[8192];
 	struct timespec next;
 
-	if (two_cpus)
-		pin_to_cpu(1);
+	pin_to_cpu(cpus[1]);
 
 	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", r->fd);
 	clock_gettime(CLOCK_MONOTONIC, &next);
@@ -139,7 +158,9 @@ static double throughput(int fd, int read_fd)
 	struct drm_simgpu_gem_create g = { .size = 4096 };
 	struct drm_simgpu_cmd cmd = { .op = DRM_SIMGPU_CMD_BUSY, .value = 1000 };
 	struct drm_simgpu_submit s = { .num_cmds = 1, .cmds = (uintptr_t)&cmd };
+	struct drm_simgpu_exec_queue_destroy d = {};
 	struct drm_simgpu_wait_bo w = {};
+	struct drm_gem_close gc = {};
 	struct reader r = { .fd = read_fd };
 	pthread_t th;
 	__u64 t0, n = 0;
@@ -150,9 +171,9 @@ static double throughput(int fd, int read_fd)
 		perror("setup");
 		exit(1);
 	}
-	if (two_cpus)
-		pin_to_cpu(0);
+	pin_to_cpu(cpus[0]);
 	bo = g.handle;
+	gc.handle = g.handle;
 	s.exec_queue_id = c.exec_queue_id;
 	s.bo_handles = (uintptr_t)&bo;
 	s.num_bo_handles = 1;
@@ -183,6 +204,12 @@ static double throughput(int fd, int read_fd)
 		r.stop = true;
 		pthread_join(th, NULL);
 	}
+	d.exec_queue_id = c.exec_queue_id;
+	if (ioctl(fd, DRM_IOCTL_SIMGPU_EXEC_QUEUE_DESTROY, &d) ||
+	    ioctl(fd, DRM_IOCTL_GEM_CLOSE, &gc)) {
+		perror("teardown");
+		exit(1);
+	}
 	return n * (double)NSEC_PER_SEC / t0;
 }
 
@@ -204,6 +231,7 @@ int main(void)
 	enum { ROUNDS = 5 };
 	static const int sizes[] = { 1, 64, 1024, 4096 };
 	double none_r[ROUNDS], simgpu_r[ROUNDS], piped_r[ROUNDS];
+	double vs_none[ROUNDS], vs_pipe[ROUNDS];
 	int pipefd[2], fd, have = 0;
 	double none, simgpu, piped;
 	unsigned int i;
@@ -236,24 +264,39 @@ int main(void)
 	 * reader of a pipe's fdinfo, which costs about the same but never
 	 * enters the driver: what is left is the driver's own interference.
 	 */
-	two_cpus = sysconf(_SC_NPROCESSORS_ONLN) >= 2;
+	find_cpus();
 	fd = client_open();
 	for (i = 0; i < ROUNDS; i++) {
-		none_r[i] = throughput(fd, -1);
-		simgpu_r[i] = throughput(fd, fd);
-		piped_r[i] = throughput(fd, pipefd[0]);
+		int readers[3] = { -1, fd, pipefd[0] };
+		double jobs[3];
+		unsigned int k;
+
+		for (k = 0; k < 3; k++) {
+			unsigned int c = (i + k) % 3;
+
+			jobs[c] = throughput(fd, readers[c]);
+		}
+		none_r[i] = jobs[0];
+		simgpu_r[i] = jobs[1];
+		piped_r[i] = jobs[2];
+		vs_none[i] = jobs[1] / jobs[0];
+		vs_pipe[i] = jobs[1] / jobs[2];
 	}
 	close(fd);
 	none = median(none_r, ROUNDS);
 	simgpu = median(simgpu_r, ROUNDS);
 	piped = median(piped_r, ROUNDS);
-	printf("# submitter and reader on %s, median of %d rounds of 1 s\n",
-	       two_cpus ? "CPUs 0 and 1" : "one CPU", ROUNDS);
+	if (cpus[0] >= 0)
+		printf("# submitter on CPU %d, reader on CPU %d", cpus[0], cpus[1]);
+	else
+		printf("# submitter and reader on one CPU");
+	printf(", %d rounds of 1 s, ratios: medians of the rounds' ratios\n",
+	       ROUNDS);
 	printf("bench: submit_with_1khz_fdinfo_reader ratio=%.3f target=>=0.98",
-	       simgpu / none);
+	       median(vs_none, ROUNDS));
 	printf(" (%.0f vs %.0f jobs/s with no reader)\n", simgpu, none);
 	printf("bench: submit_with_1khz_fdinfo_reader_vs_pipe_reader ratio=%.3f target=>=0.98",
-	       simgpu / piped);
+	       median(vs_pipe, ROUNDS));
 	printf(" (%.0f vs %.0f jobs/s with a pipe's fdinfo reader)\n", simgpu,
 	       piped);
 	return 0;
