@@ -68,10 +68,15 @@ define install-pkgs
 	@mkdir -p $(BUILD) && touch $(1)
 endef
 
+# A failed recipe leaves no target behind (a .config that failed its
+# check, say).
+.DELETE_ON_ERROR:
+
+# The stamp is redone when the package lists here change.
 deps: $(BUILD)/.deps
-$(BUILD)/.deps:
+$(BUILD)/.deps: $(REPO)/Makefile
 	$(call install-pkgs,$@,$(HOST_PKGS))
-$(BUILD)/.bench-deps: | $(BUILD)/.deps
+$(BUILD)/.bench-deps: $(REPO)/Makefile | $(BUILD)/.deps
 	$(call install-pkgs,$@,$(BENCH_PKGS))
 
 # --- base kernel -------------------------------------------------------------

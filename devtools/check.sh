@@ -168,6 +168,9 @@ status=$?
 tap "fdinfo wrap test in the VM at 1 GHz" "$LOG/vm-wrap.log"
 if [ $status = 124 ] || [ $status = 125 ] || [ $status = 126 ]; then
 	not_ok "VM at 1 GHz: no kernel report, module unloads" "$LOG/vm-wrap.log"
+elif [ $status != 0 ]; then
+	not_ok "fdinfo wrap test in the VM at 1 GHz exit status $status" \
+		"$LOG/vm-wrap.log"
 fi
 
 echo "logs in $LOG"

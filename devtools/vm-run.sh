@@ -15,9 +15,10 @@
 # is loaded before CMD, with the simgpu.* options of BOOTARGS, and
 # unloaded after it; a failed load or unload fails the run (status 126).
 #
-# The x86_64 guest's environment: QEMU_SMP (vCPUs, 2), QEMU_MEM (1G),
-# QEMU_ACCEL (tcg,thread=multi: one host thread per vCPU; kvm where it
-# works), QEMU_CPU (max), QEMU (qemu-system-x86_64).
+# Environment: VM_TIMEOUT (seconds, 3600) bounds a run; the x86_64 guest
+# takes QEMU_SMP (vCPUs, 2), QEMU_MEM (1G), QEMU_ACCEL (tcg,thread=multi:
+# one host thread per vCPU; kvm where it works), QEMU_CPU (max) and QEMU
+# (qemu-system-x86_64).
 set -u
 kernel=$1 bindir=$2 cmd=$3 bootargs=${4:-}
 moddir=$(cd "$(dirname "$kernel")" && pwd)/mod
@@ -52,15 +53,15 @@ for d in "$repo" "$(pwd)"; do
 	esac
 done
 cd "$(pwd)"
-# modprobe takes the module's options from the kernel command line.
-if [ -n "$moddir" ] && ! modprobe -d "$moddir" simgpu; then
-	echo "@@VM-EXIT@@ 126"
-	exec $bindir/vm-poweroff
+# modprobe takes the module's options from the kernel command line. A
+# failed load skips the command, not the kernel report below.
+rc=126
+if [ -z "$moddir" ] || modprobe -d "$moddir" simgpu; then
+	echo @@VM-START@@
+	sh $vmdir/cmd
+	rc=\$?
 fi
-echo @@VM-START@@
-sh $vmdir/cmd
-rc=\$?
-if [ -n "$moddir" ]; then
+if [ -n "$moddir" ] && grep -q '^simgpu ' /proc/modules; then
 	# Processes the command left behind may still hold a simgpu fd.
 	for i in 1 2 3 4 5 6 7 8 9 10; do
 		rmmod simgpu 2>/dev/null && break
@@ -75,6 +76,8 @@ fi
 echo @@DMESG-BEGIN@@
 dmesg
 if [ -w /sys/kernel/debug/kmemleak ]; then
+	# kmemleak only reports objects older than 5 s: the unload's too.
+	sleep 6
 	echo scan > /sys/kernel/debug/kmemleak
 	cat /sys/kernel/debug/kmemleak
 fi
@@ -84,37 +87,38 @@ exec $bindir/vm-poweroff
 EOI
 chmod +x "$vmdir/init"
 
-boot_uml() {
-	"$kernel" mem=256M rootfstype=hostfs rootflags=/ ro \
-		init="$vmdir/init" con0=fd:0,fd:1 con=null quiet $bootargs
-}
-
-# The root is the host's /; remap keeps the inode numbers of its several
-# filesystems apart. cache=loose: the guest may cache it all, the host does
-# not change it during a run. The guest powers off by ACPI; if it panics it
-# reboots at once, and -no-reboot makes that an exit too.
-boot_qemu() {
+# The boot command, as the positional parameters.
+case $kernel in
+*bzImage)
+	# The root is the host's /; remap keeps the inode numbers of its
+	# several filesystems apart. cache=loose: the guest may cache it
+	# all, the host does not change it during a run. The guest powers
+	# off by ACPI; if it panics it reboots at once, and -no-reboot makes
+	# that an exit too.
 	fsdev=local,id=root,path=/,security_model=none,readonly=on,multidevs=remap
 	rootflags=trans=virtio,version=9p2000.L,msize=512000,cache=loose
 	append="root=/dev/root rootfstype=9p rootflags=$rootflags ro"
 	append="$append console=ttyS0 panic=-1 init=$vmdir/init quiet $bootargs"
-	"${QEMU:-qemu-system-x86_64}" -nographic -nodefaults -serial stdio \
-		-no-reboot -accel "${QEMU_ACCEL:-tcg,thread=multi}" \
+	set -- "${QEMU:-qemu-system-x86_64}" -nographic -nodefaults \
+		-serial stdio -no-reboot \
+		-accel "${QEMU_ACCEL:-tcg,thread=multi}" \
 		-cpu "${QEMU_CPU:-max}" -smp "${QEMU_SMP:-2}" \
 		-m "${QEMU_MEM:-1G}" -fsdev "$fsdev" \
 		-device virtio-9p-pci,fsdev=root,mount_tag=/dev/root \
 		-kernel "$kernel" -append "$append"
-}
-
-case $kernel in
-*bzImage)	boot=boot_qemu ;;
-*)		boot=boot_uml ;;
+	;;
+*)
+	set -- "$kernel" mem=256M rootfstype=hostfs rootflags=/ ro \
+		init="$vmdir/init" con0=fd:0,fd:1 con=null quiet $bootargs
+	;;
 esac
 
 # The guest reads nothing: its console input is /dev/null. The consoles end
 # lines with \r\n; qemu's firmware ends its output with escape sequences and
 # no newline, so the start marker need not begin its line.
-$boot < /dev/null 2>&1 |
+# A hung guest (an unload that never ends, say) is killed after VM_TIMEOUT
+# seconds, 3600 by default, and reported as not finished.
+timeout -s KILL "${VM_TIMEOUT:-3600}" "$@" < /dev/null 2>&1 |
 	awk -v dmesg="$vmdir/dmesg" -v status="$vmdir/status" '
 	/@@VM-START@@/ { on = 1; started = 1; next }
 	/^@@DMESG-BEGIN@@/ { on = 0; dm = 1; next }
@@ -126,7 +130,7 @@ $boot < /dev/null 2>&1 |
 	END { if (!started) printf "%s", pre }'
 
 if [ ! -s "$vmdir/status" ]; then
-	echo "vm-run: the guest did not finish (crash or panic?)" >&2
+	echo "vm-run: the guest did not finish (crash, panic or VM_TIMEOUT?)" >&2
 	[ -f "$vmdir/dmesg" ] && cat "$vmdir/dmesg" >&2
 	exit 125
 fi
