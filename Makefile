@@ -31,13 +31,12 @@ VMLINUX		:= $(UML_OUT)/linux
 
 HOST_PKGS	:= build-essential bc bison flex libelf-dev libssl-dev \
 		   libncurses-dev pkg-config python3 git patch sparse \
-		   coccinelle perl valgrind rsync kmod
-BENCH_PKGS	:= qemu-system-x86
+		   coccinelle perl valgrind rsync kmod qemu-system-x86
 
-export REPO BUILD SRC UML_OUT KUNIT_OUT BIN JOBS KERNEL_SRC VMLINUX
+export REPO BUILD SRC UML_OUT KUNIT_OUT BIN JOBS KERNEL_SRC VMLINUX BZIMAGE
 
 .PHONY: all run check vm-run kernel src deps base tools series series-check \
-	bench bench-kernel qemu-run kunit headers clean distclean help
+	bench qemu-kernel qemu-run kunit headers clean distclean help
 
 all: kernel tools
 
@@ -46,7 +45,7 @@ help:
 
 # --- host packages -----------------------------------------------------------
 # install-pkgs STAMP, PACKAGES: install what is missing (as root), then touch
-# the stamp. The benchmarks' emulator is only installed by "make bench".
+# the stamp.
 define install-pkgs
 	@missing=""; \
 	for p in $(2); do \
@@ -76,8 +75,6 @@ endef
 deps: $(BUILD)/.deps
 $(BUILD)/.deps: $(REPO)/Makefile
 	$(call install-pkgs,$@,$(HOST_PKGS))
-$(BUILD)/.bench-deps: $(REPO)/Makefile | $(BUILD)/.deps
-	$(call install-pkgs,$@,$(BENCH_PKGS))
 
 # --- base kernel -------------------------------------------------------------
 base: $(FETCH_BASE)
@@ -168,10 +165,11 @@ export KUNIT_FLAGS
 kunit: src
 	cd $(SRC) && ./tools/testing/kunit/kunit.py run $(KUNIT_FLAGS)
 
-check: kernel tools
+check: kernel qemu-kernel tools
 	@$(REPO)/devtools/check.sh
 
-# --- the benchmark guest: x86_64, SMP, no debugging options, in QEMU ---------
+# --- the SMP guest: x86_64, two vCPUs, no debugging options, in QEMU --------
+# For the benchmarks, and for the selftests on more than one CPU.
 X86_OUT		:= $(BUILD)/x86
 XMAKE		:= $(MAKE) -s -C $(SRC) O=$(X86_OUT) ARCH=x86_64 -j$(JOBS)
 BZIMAGE		:= $(X86_OUT)/arch/x86/boot/bzImage
@@ -184,18 +182,18 @@ $(X86_OUT)/.config: $(REPO)/devtools/x86_64.config | src
 	$(XMAKE) olddefconfig
 	@$(REPO)/devtools/config-check.sh $< $@
 
-bench-kernel: src $(X86_OUT)/.config | $(BUILD)/.bench-deps
+qemu-kernel: src $(X86_OUT)/.config
 	@echo "  BUILD   $(BZIMAGE)"
 	@$(XMAKE) bzImage
 
-qemu-run: bench-kernel tools
+qemu-run: qemu-kernel tools
 	@$(REPO)/devtools/vm-run.sh $(BZIMAGE) $(BIN) "$$CMD" "$$BOOTARGS"
 
 # The benchmarks run twice: in the UML guest of the tests (one CPU, the
 # debugging kernel; 1,000 processes holding simgpu fds need mem=1G) and in
 # an x86_64 guest with two vCPUs and no debugging options, emulated by
 # qemu. Each figure's name ends in @uml or @x86_64-smp2.
-bench: kernel bench-kernel tools
+bench: kernel qemu-kernel tools
 	@$(REPO)/devtools/vm-run.sh $(VMLINUX) $(BIN) \
 		'sh $(REPO)/devtools/bench.sh uml' "mem=1G $$BOOTARGS"
 	@$(REPO)/devtools/vm-run.sh $(BZIMAGE) $(BIN) \

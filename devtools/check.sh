@@ -3,7 +3,7 @@
 #
 # check.sh: every test and static check of the project, run by "make check"
 # (which exports REPO BUILD SRC UML_OUT KUNIT_OUT BIN JOBS KERNEL_SRC
-# VMLINUX and has built the kernel and the tools).
+# VMLINUX BZIMAGE and has built both kernels and the tools).
 #
 # Each check prints "ok - NAME" or "not ok - NAME" (with the end of its log);
 # test suites count one check per test case. The last line is
@@ -159,6 +159,19 @@ if [ $status = 125 ] || [ $status = 126 ]; then
 		"$LOG/vm-selftests.log"
 else
 	ok "VM: simgpu module loads, and unloads after the tests"
+fi
+
+# The same selftests on two CPUs: the x86_64 guest (no debugging options,
+# but warnings and BUGs fail the run).
+"$REPO/devtools/vm-run.sh" "$BZIMAGE" "$BIN" \
+	"sh $REPO/devtools/vm-selftests.sh" > "$LOG/smp-selftests.log" 2>&1
+status=$?
+tap "selftests in the x86_64 guest with 2 CPUs" "$LOG/smp-selftests.log"
+if [ $status = 124 ] || [ $status = 125 ]; then
+	not_ok "x86_64 guest with 2 CPUs: no kernel warning or BUG" \
+		"$LOG/smp-selftests.log"
+else
+	ok "x86_64 guest with 2 CPUs: no kernel warning or BUG"
 fi
 
 # The 32-bit CTX_TIMESTAMP wraps every 4.3 s at a 1 GHz reference clock.
