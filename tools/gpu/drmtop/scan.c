@@ -463,6 +463,7 @@ static ssize_t read_fdinfo_file(struct drm_scan *s, pid_t pid, int fd,
 {
 	char path[64];
 	struct stat st;
+	bool keep;
 	ssize_t n;
 	int f;
 
@@ -477,15 +478,11 @@ static ssize_t read_fdinfo_file(struct drm_scan *s, pid_t pid, int fd,
 	f = openat(s->rootfd, path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	if (f < 0)
 		return -errno;
-	/* a test tree may sequence its samples through FIFOs */
-	if (s->nheld >= s->max_held ||
-	    (!s->procfs && (fstat(f, &st) || !S_ISREG(st.st_mode)))) {
-		n = fdinfo_read_fd(f, &s->buf, &s->buf_cap, false);
-		close(f);
-		return n;
-	}
-	n = fdinfo_read_fd(f, &s->buf, &s->buf_cap, true);
-	if (n < 0) {
+	/* a test tree may sequence its samples through FIFOs: read those */
+	keep = s->nheld < s->max_held &&
+	       (s->procfs || (!fstat(f, &st) && S_ISREG(st.st_mode)));
+	n = fdinfo_read_fd(f, &s->buf, &s->buf_cap, keep);
+	if (n < 0 || !keep) {
 		close(f);
 		return n;
 	}
