@@ -142,17 +142,23 @@ for d in tools/gpu/drmtop; do
 	[ $status = 0 ] || not_ok "host tests of $d exit status $status"
 done
 
-# --- Selftests in the VM; vm-run fails on any kernel report.
-"$REPO/devtools/vm-run.sh" "$VMLINUX" "$BIN" \
-	"sh $REPO/devtools/vm-selftests.sh" > "$LOG/vm-selftests.log" 2>&1
-status=$?
-tap "selftests in the VM" "$LOG/vm-selftests.log"
-if [ $status = 124 ] || [ $status = 125 ]; then
-	not_ok "VM: no kernel warning, lockdep, KASAN, kmemleak report" \
-		"$LOG/vm-selftests.log"
-else
-	ok "VM: no kernel warning, lockdep, KASAN, kmemleak report"
-fi
+# --- Selftests in the VMs; vm-run fails on any kernel report.
+# vm_selftests KERNEL LOG WHERE REPORTS: the selftests in a guest, then one
+# check that the guest reported none of REPORTS. Sets status.
+vm_selftests() {
+	"$REPO/devtools/vm-run.sh" "$1" "$BIN" \
+		"sh $REPO/devtools/vm-selftests.sh" > "$LOG/$2" 2>&1
+	status=$?
+	tap "selftests in $3" "$LOG/$2"
+	if [ $status = 124 ] || [ $status = 125 ]; then
+		not_ok "$3: no $4" "$LOG/$2"
+	else
+		ok "$3: no $4"
+	fi
+}
+
+vm_selftests "$VMLINUX" vm-selftests.log "the VM" \
+	"kernel warning, lockdep, KASAN, kmemleak report"
 # vm-run loads simgpu before the tests and unloads it after them.
 if [ $status = 125 ] || [ $status = 126 ]; then
 	not_ok "VM: simgpu module loads, and unloads after the tests" \
@@ -163,16 +169,8 @@ fi
 
 # The same selftests on two CPUs: the x86_64 guest (no debugging options,
 # but warnings and BUGs fail the run).
-"$REPO/devtools/vm-run.sh" "$BZIMAGE" "$BIN" \
-	"sh $REPO/devtools/vm-selftests.sh" > "$LOG/smp-selftests.log" 2>&1
-status=$?
-tap "selftests in the x86_64 guest with 2 CPUs" "$LOG/smp-selftests.log"
-if [ $status = 124 ] || [ $status = 125 ]; then
-	not_ok "x86_64 guest with 2 CPUs: no kernel warning or BUG" \
-		"$LOG/smp-selftests.log"
-else
-	ok "x86_64 guest with 2 CPUs: no kernel warning or BUG"
-fi
+vm_selftests "$BZIMAGE" smp-selftests.log "the x86_64 guest with 2 CPUs" \
+	"kernel warning or BUG"
 
 # The 32-bit CTX_TIMESTAMP wraps every 4.3 s at a 1 GHz reference clock.
 "$REPO/devtools/vm-run.sh" "$VMLINUX" "$BIN" "simgpu_fdinfo_test wrap" \
