@@ -25,17 +25,6 @@
 
 #define NSEC_PER_SEC	1000000000ULL
 
-static int client_open(void)
-{
-	int fd = open_simgpu();
-
-	if (fd < 0) {
-		fprintf(stderr, "no simgpu render node: %s\n", strerror(-fd));
-		exit(1);
-	}
-	return fd;
-}
-
 /* Median ns of one read of /proc/self/fdinfo/fd, over rounds of reads. */
 static __u64 read_cost(int fd)
 {

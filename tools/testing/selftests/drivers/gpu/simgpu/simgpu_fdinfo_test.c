@@ -43,18 +43,6 @@ static void sleep_ns(__u64 ns)
 		;
 }
 
-/* A new client of simgpu; the test program cannot go on without one. */
-static int client_open(void)
-{
-	int fd = open_simgpu();
-
-	if (fd < 0) {
-		fprintf(stderr, "no simgpu render node: %s\n", strerror(-fd));
-		exit(1);
-	}
-	return fd;
-}
-
 static __u32 new_queue(int fd, int class)
 {
 	__u32 id;

@@ -163,6 +163,18 @@ static inline int open_simgpu(void)
 	return -ENODEV;
 }
 
+/* A new client of simgpu; a test program cannot go on without one. */
+static inline int client_open(void)
+{
+	int fd = open_simgpu();
+
+	if (fd < 0) {
+		fprintf(stderr, "no simgpu render node: %s\n", strerror(-fd));
+		exit(1);
+	}
+	return fd;
+}
+
 static inline int queue_create(int fd, uint16_t class, uint16_t instance,
 			       uint32_t *id)
 {
