@@ -137,11 +137,11 @@ struct simgpu_desc {
 	u32 seqno;
 };
 
-struct simgpu_engine {
+struct simgpu_hw_engine {
 	struct simgpu_hw *hw;
 	u8 id;
 
-	/* Runs the engine in real time, see simgpu_engine_timer() */
+	/* Runs the engine in real time, see simgpu_hw_engine_timer() */
 	struct hrtimer timer;
 
 	/* Protects all the fields below; taken in hard interrupt context */
@@ -199,7 +199,7 @@ struct simgpu_hw {
 	simgpu_irq_handler_t irq;
 	void *irq_data;
 	u32 fuse[SIMGPU_MAX_CLASSES];
-	struct simgpu_engine *engines[SIMGPU_MAX_ENGINES];
+	struct simgpu_hw_engine *engines[SIMGPU_MAX_ENGINES];
 
 	/* SIMGPU_REG_IRQ_ENABLE, accessed with READ_ONCE()/WRITE_ONCE() */
 	u32 irq_enable;
@@ -247,14 +247,14 @@ static void simgpu_img_write(__le32 *img, u32 offset, u32 val)
 	WRITE_ONCE(img[offset / 4], cpu_to_le32(val));
 }
 
-static void simgpu_engine_raise(struct simgpu_engine *e, u32 reason)
+static void simgpu_hw_engine_raise(struct simgpu_hw_engine *e, u32 reason)
 {
 	e->irq_reason |= reason;
 	e->irq_new = true;
 }
 
 /* RING_CTX_TIMESTAMP at virtual time @t */
-static u32 simgpu_engine_ctx_ts(struct simgpu_engine *e, u64 t)
+static u32 simgpu_hw_engine_ctx_ts(struct simgpu_hw_engine *e, u64 t)
 {
 	if (!e->ctx_img)
 		return e->ctx_ts;
@@ -266,8 +266,8 @@ static u32 simgpu_engine_ctx_ts(struct simgpu_engine *e, u64 t)
  * in the DOC comment relies on: switch-out makes TIMESTAMP visible before
  * STATUS is cleared, and both before SWITCH_COUNT changes.
  */
-static void simgpu_engine_switch_in(struct simgpu_engine *e, __le32 *img,
-				    u64 t)
+static void simgpu_hw_engine_switch_in(struct simgpu_hw_engine *e,
+				       __le32 *img, u64 t)
 {
 	e->ctx_img = img;
 	e->ctx_id = simgpu_img_read(img, CTX_IMG_ID);
@@ -281,11 +281,11 @@ static void simgpu_engine_switch_in(struct simgpu_engine *e, __le32 *img,
 			 simgpu_img_read(img, CTX_IMG_SWITCH_COUNT) + 1);
 }
 
-static void simgpu_engine_switch_out(struct simgpu_engine *e, u64 t)
+static void simgpu_hw_engine_switch_out(struct simgpu_hw_engine *e, u64 t)
 {
 	__le32 *img = e->ctx_img;
 
-	e->ctx_ts = simgpu_engine_ctx_ts(e, t);
+	e->ctx_ts = simgpu_hw_engine_ctx_ts(e, t);
 	e->ctx_ts_tick = simgpu_hw_ticks(e->hw, t);
 	e->ctx_img = NULL;
 	e->ctx_id = 0;
@@ -297,14 +297,14 @@ static void simgpu_engine_switch_out(struct simgpu_engine *e, u64 t)
 	simgpu_img_write(img, CTX_IMG_SWITCH_COUNT,
 			 simgpu_img_read(img, CTX_IMG_SWITCH_COUNT) + 1);
 
-	simgpu_engine_raise(e, RING_IRQ_CTX_SWITCH);
+	simgpu_hw_engine_raise(e, RING_IRQ_CTX_SWITCH);
 }
 
 /*
  * Start the next descriptor of the FIFO at virtual time @t, switching
  * contexts as needed, or go idle.
  */
-static void simgpu_engine_start_next(struct simgpu_engine *e, u64 t)
+static void simgpu_hw_engine_start_next(struct simgpu_hw_engine *e, u64 t)
 {
 	struct simgpu_desc *d;
 	__le32 *img;
@@ -314,7 +314,7 @@ static void simgpu_engine_start_next(struct simgpu_engine *e, u64 t)
 
 	if (!e->fifo_count) {
 		if (e->ctx_img)
-			simgpu_engine_switch_out(e, t);
+			simgpu_hw_engine_switch_out(e, t);
 		return;
 	}
 
@@ -325,9 +325,9 @@ static void simgpu_engine_start_next(struct simgpu_engine *e, u64 t)
 	/* Checked at submission, the memory does not move */
 	img = simgpu_hw_map(d->ctx, CTX_IMG_SIZE);
 	if (e->ctx_img && e->ctx_img != img)
-		simgpu_engine_switch_out(e, t);
+		simgpu_hw_engine_switch_out(e, t);
 	if (!e->ctx_img)
-		simgpu_engine_switch_in(e, img, t);
+		simgpu_hw_engine_switch_in(e, img, t);
 
 	e->cur = *d;
 	e->running = true;
@@ -336,16 +336,16 @@ static void simgpu_engine_start_next(struct simgpu_engine *e, u64 t)
 }
 
 /* Stop executing the batch until RING_RESET */
-static void simgpu_engine_halt(struct simgpu_engine *e, u32 why)
+static void simgpu_hw_engine_halt(struct simgpu_hw_engine *e, u32 why)
 {
 	e->halt = why;
 	e->wait_until = SIMGPU_NEVER;
 	if (why & RING_STATUS_ERROR)
-		simgpu_engine_raise(e, RING_IRQ_ERROR);
+		simgpu_hw_engine_raise(e, RING_IRQ_ERROR);
 }
 
 /* Fetch @n command words at the program counter, NULL on a fault */
-static __le32 *simgpu_engine_fetch(struct simgpu_engine *e, u32 n)
+static __le32 *simgpu_hw_engine_fetch(struct simgpu_hw_engine *e, u32 n)
 {
 	if (e->pc + n > SIMGPU_BATCH_MAX_WORDS)
 		return NULL;
@@ -363,14 +363,14 @@ static u64 simgpu_cmd_u64(const __le32 *cmd, unsigned int i)
  * Execute commands of the running batch at virtual time e->wait_until,
  * until one makes the engine wait, halts it or the batch ends.
  */
-static void simgpu_engine_exec(struct simgpu_engine *e)
+static void simgpu_hw_engine_exec(struct simgpu_hw_engine *e)
 {
 	u64 t = e->wait_until;
 	__le32 *cmd, *dst;
 	u64 arg;
 
 	for (;;) {
-		cmd = simgpu_engine_fetch(e, 1);
+		cmd = simgpu_hw_engine_fetch(e, 1);
 		if (!cmd)
 			goto fault;
 
@@ -378,11 +378,11 @@ static void simgpu_engine_exec(struct simgpu_engine *e)
 		case SIMGPU_CMD_END:
 			smp_wmb(); /* the batch's stores before its seqno */
 			simgpu_img_write(e->ctx_img, CTX_IMG_SEQNO, e->cur.seqno);
-			simgpu_engine_raise(e, RING_IRQ_COMPLETE);
-			simgpu_engine_start_next(e, t);
+			simgpu_hw_engine_raise(e, RING_IRQ_COMPLETE);
+			simgpu_hw_engine_start_next(e, t);
 			return;
 		case SIMGPU_CMD_BUSY:
-			cmd = simgpu_engine_fetch(e, 3);
+			cmd = simgpu_hw_engine_fetch(e, 3);
 			if (!cmd)
 				goto fault;
 			arg = simgpu_cmd_u64(cmd, 1);
@@ -393,10 +393,10 @@ static void simgpu_engine_exec(struct simgpu_engine *e)
 				e->wait_until = SIMGPU_NEVER - 1;
 			return;
 		case SIMGPU_CMD_HANG:
-			simgpu_engine_halt(e, RING_STATUS_HUNG);
+			simgpu_hw_engine_halt(e, RING_STATUS_HUNG);
 			return;
 		case SIMGPU_CMD_WRITE32:
-			cmd = simgpu_engine_fetch(e, 4);
+			cmd = simgpu_hw_engine_fetch(e, 4);
 			if (!cmd)
 				goto fault;
 			dst = simgpu_hw_map(simgpu_cmd_u64(cmd, 1), sizeof(u32));
@@ -411,14 +411,14 @@ static void simgpu_engine_exec(struct simgpu_engine *e)
 	}
 
 fault:
-	simgpu_engine_halt(e, RING_STATUS_ERROR);
+	simgpu_hw_engine_halt(e, RING_STATUS_ERROR);
 }
 
 /*
  * Bring the engine to the current virtual time (e->now): process every
  * event scheduled at or before it, at its scheduled time.
  */
-static void simgpu_engine_advance(struct simgpu_engine *e)
+static void simgpu_hw_engine_advance(struct simgpu_hw_engine *e)
 {
 	struct simgpu_hw *hw = e->hw;
 	u64 clock;
@@ -431,7 +431,7 @@ static void simgpu_engine_advance(struct simgpu_engine *e)
 		e->now = max(e->now, clock - hw->t0);
 
 	while (e->running && e->wait_until <= e->now)
-		simgpu_engine_exec(e);
+		simgpu_hw_engine_exec(e);
 }
 
 /*
@@ -441,7 +441,7 @@ static void simgpu_engine_advance(struct simgpu_engine *e)
  * process the next event. The timer only ever moves to an earlier expiry
  * here; the callback recomputes everything when it runs.
  */
-static void simgpu_engine_arm(struct simgpu_engine *e, bool retry)
+static void simgpu_hw_engine_arm(struct simgpu_hw_engine *e, bool retry)
 {
 	struct simgpu_hw *hw = e->hw;
 	u64 delay = SIMGPU_NEVER;
@@ -515,9 +515,9 @@ static void simgpu_hw_irq_deliver(struct simgpu_hw *hw)
 	} while (atomic_sub_return(n, &hw->irq_requests));
 }
 
-static enum hrtimer_restart simgpu_engine_timer(struct hrtimer *timer)
+static enum hrtimer_restart simgpu_hw_engine_timer(struct hrtimer *timer)
 {
-	struct simgpu_engine *e = container_of(timer, struct simgpu_engine,
+	struct simgpu_hw_engine *e = container_of(timer, struct simgpu_hw_engine,
 					       timer);
 	struct simgpu_hw *hw = e->hw;
 	unsigned long flags;
@@ -525,7 +525,7 @@ static enum hrtimer_restart simgpu_engine_timer(struct hrtimer *timer)
 
 	spin_lock_irqsave(&e->lock, flags);
 	e->timer_expires = KTIME_MAX;
-	simgpu_engine_advance(e);
+	simgpu_hw_engine_advance(e);
 	irq = hw->irq && READ_ONCE(hw->irq_enable) && e->irq_reason;
 	if (irq)
 		e->irq_new = false;
@@ -535,14 +535,14 @@ static enum hrtimer_restart simgpu_engine_timer(struct hrtimer *timer)
 		simgpu_hw_irq_deliver(hw);
 
 	spin_lock_irqsave(&e->lock, flags);
-	simgpu_engine_advance(e);
-	simgpu_engine_arm(e, true);
+	simgpu_hw_engine_advance(e);
+	simgpu_hw_engine_arm(e, true);
 	spin_unlock_irqrestore(&e->lock, flags);
 
 	return HRTIMER_NORESTART;
 }
 
-static void simgpu_engine_submit(struct simgpu_engine *e)
+static void simgpu_hw_engine_submit(struct simgpu_hw_engine *e)
 {
 	struct simgpu_desc *d;
 
@@ -552,7 +552,7 @@ static void simgpu_engine_submit(struct simgpu_engine *e)
 				    e->id, e->fifo_count ==
 				    RING_SUBMIT_FIFO_DEPTH ? "FIFO full" :
 				    "bad context address");
-		simgpu_engine_raise(e, RING_IRQ_ERROR);
+		simgpu_hw_engine_raise(e, RING_IRQ_ERROR);
 		return;
 	}
 
@@ -564,18 +564,18 @@ static void simgpu_engine_submit(struct simgpu_engine *e)
 
 	/* An idle engine starts at the time of the submission */
 	if (!e->running)
-		simgpu_engine_start_next(e, e->now);
+		simgpu_hw_engine_start_next(e, e->now);
 }
 
-static void simgpu_engine_reset(struct simgpu_engine *e)
+static void simgpu_hw_engine_reset(struct simgpu_hw_engine *e)
 {
 	if (e->running && e->ctx_img)
-		simgpu_engine_switch_out(e, e->now);
-	simgpu_engine_raise(e, RING_IRQ_RESET_DONE);
-	simgpu_engine_start_next(e, e->now);
+		simgpu_hw_engine_switch_out(e, e->now);
+	simgpu_hw_engine_raise(e, RING_IRQ_RESET_DONE);
+	simgpu_hw_engine_start_next(e, e->now);
 }
 
-static u32 simgpu_engine_read(struct simgpu_engine *e, u32 reg)
+static u32 simgpu_hw_engine_read(struct simgpu_hw_engine *e, u32 reg)
 {
 	u64 ts;
 
@@ -586,7 +586,7 @@ static u32 simgpu_engine_read(struct simgpu_engine *e, u32 reg)
 		return reg == RING_TIMESTAMP_LO ? lower_32_bits(ts) :
 						  upper_32_bits(ts);
 	case RING_CTX_TIMESTAMP:
-		return simgpu_engine_ctx_ts(e, e->now);
+		return simgpu_hw_engine_ctx_ts(e, e->now);
 	case RING_CURRENT_CTX:
 		return e->ctx_id;
 	case RING_SUBMIT_CTX_LO:
@@ -610,7 +610,7 @@ static u32 simgpu_engine_read(struct simgpu_engine *e, u32 reg)
 	}
 }
 
-static void simgpu_engine_write(struct simgpu_engine *e, u32 reg, u32 val)
+static void simgpu_hw_engine_write(struct simgpu_hw_engine *e, u32 reg, u32 val)
 {
 	switch (reg) {
 	case RING_SUBMIT_CTX_LO:
@@ -630,11 +630,11 @@ static void simgpu_engine_write(struct simgpu_engine *e, u32 reg, u32 val)
 		break;
 	case RING_SUBMIT:
 		if (val & 1)
-			simgpu_engine_submit(e);
+			simgpu_hw_engine_submit(e);
 		break;
 	case RING_RESET:
 		if (val & 1)
-			simgpu_engine_reset(e);
+			simgpu_hw_engine_reset(e);
 		break;
 	case RING_IRQ_REASON:
 		e->irq_reason &= ~val;
@@ -642,8 +642,8 @@ static void simgpu_engine_write(struct simgpu_engine *e, u32 reg, u32 val)
 	}
 }
 
-static struct simgpu_engine *simgpu_hw_engine(struct simgpu_hw *hw,
-					      u32 offset)
+static struct simgpu_hw_engine *simgpu_hw_engine(struct simgpu_hw *hw,
+						 u32 offset)
 {
 	if (offset < SIMGPU_ENGINE_BASE(0) || offset >= SIMGPU_MMIO_SIZE)
 		return NULL;
@@ -652,7 +652,7 @@ static struct simgpu_engine *simgpu_hw_engine(struct simgpu_hw *hw,
 
 static u32 simgpu_hw_irq_status(struct simgpu_hw *hw, unsigned int first)
 {
-	struct simgpu_engine *e;
+	struct simgpu_hw_engine *e;
 	unsigned long flags;
 	u32 status = 0;
 	unsigned int i;
@@ -663,10 +663,10 @@ static u32 simgpu_hw_irq_status(struct simgpu_hw *hw, unsigned int first)
 		if (!e)
 			continue;
 		spin_lock_irqsave(&e->lock, flags);
-		simgpu_engine_advance(e);
+		simgpu_hw_engine_advance(e);
 		if (e->irq_reason)
 			status |= BIT(i - first);
-		simgpu_engine_arm(e, false);
+		simgpu_hw_engine_arm(e, false);
 		spin_unlock_irqrestore(&e->lock, flags);
 	}
 	return status;
@@ -674,7 +674,7 @@ static u32 simgpu_hw_irq_status(struct simgpu_hw *hw, unsigned int first)
 
 static void simgpu_hw_set_irq_enable(struct simgpu_hw *hw, u32 val)
 {
-	struct simgpu_engine *e;
+	struct simgpu_hw_engine *e;
 	unsigned long flags;
 	unsigned int i;
 
@@ -690,7 +690,7 @@ static void simgpu_hw_set_irq_enable(struct simgpu_hw *hw, u32 val)
 		spin_lock_irqsave(&e->lock, flags);
 		if (e->irq_reason)
 			e->irq_new = true;
-		simgpu_engine_arm(e, false);
+		simgpu_hw_engine_arm(e, false);
 		spin_unlock_irqrestore(&e->lock, flags);
 	}
 }
@@ -707,7 +707,7 @@ static void simgpu_hw_set_irq_enable(struct simgpu_hw *hw, u32 val)
  */
 u32 simgpu_hw_read32(struct simgpu_hw *hw, u32 offset)
 {
-	struct simgpu_engine *e;
+	struct simgpu_hw_engine *e;
 	unsigned long flags;
 	u32 val;
 
@@ -739,9 +739,9 @@ u32 simgpu_hw_read32(struct simgpu_hw *hw, u32 offset)
 		return 0;
 
 	spin_lock_irqsave(&e->lock, flags);
-	simgpu_engine_advance(e);
-	val = simgpu_engine_read(e, offset & 0xff);
-	simgpu_engine_arm(e, false);
+	simgpu_hw_engine_advance(e);
+	val = simgpu_hw_engine_read(e, offset & 0xff);
+	simgpu_hw_engine_arm(e, false);
 	spin_unlock_irqrestore(&e->lock, flags);
 
 	return val;
@@ -760,7 +760,7 @@ u32 simgpu_hw_read32(struct simgpu_hw *hw, u32 offset)
  */
 void simgpu_hw_write32(struct simgpu_hw *hw, u32 offset, u32 val)
 {
-	struct simgpu_engine *e;
+	struct simgpu_hw_engine *e;
 	unsigned long flags;
 
 	if (!IS_ALIGNED(offset, 4))
@@ -776,11 +776,11 @@ void simgpu_hw_write32(struct simgpu_hw *hw, u32 offset, u32 val)
 		return;
 
 	spin_lock_irqsave(&e->lock, flags);
-	simgpu_engine_advance(e);
-	simgpu_engine_write(e, offset & 0xff, val);
+	simgpu_hw_engine_advance(e);
+	simgpu_hw_engine_write(e, offset & 0xff, val);
 	/* Run what the write started at the current time, e.g. a WRITE32 */
-	simgpu_engine_advance(e);
-	simgpu_engine_arm(e, false);
+	simgpu_hw_engine_advance(e);
+	simgpu_hw_engine_arm(e, false);
 	spin_unlock_irqrestore(&e->lock, flags);
 }
 
@@ -800,7 +800,7 @@ void simgpu_hw_write32(struct simgpu_hw *hw, u32 offset, u32 val)
 struct simgpu_hw *simgpu_hw_create(const struct simgpu_hw_config *cfg,
 				   simgpu_irq_handler_t irq, void *irq_data)
 {
-	struct simgpu_engine *e;
+	struct simgpu_hw_engine *e;
 	struct simgpu_hw *hw;
 	unsigned int class, inst;
 
@@ -832,7 +832,7 @@ struct simgpu_hw *simgpu_hw_create(const struct simgpu_hw_config *cfg,
 			e->timer_expires = KTIME_MAX;
 			hrtimer_init(&e->timer, CLOCK_MONOTONIC,
 				     HRTIMER_MODE_ABS);
-			e->timer.function = simgpu_engine_timer;
+			e->timer.function = simgpu_hw_engine_timer;
 			hw->engines[e->id] = e;
 			hw->fuse[class] |= BIT(inst);
 		}
@@ -855,7 +855,7 @@ struct simgpu_hw *simgpu_hw_create(const struct simgpu_hw_config *cfg,
  */
 void simgpu_hw_destroy(struct simgpu_hw *hw)
 {
-	struct simgpu_engine *e;
+	struct simgpu_hw_engine *e;
 	unsigned long flags;
 	int i;
 
