@@ -101,11 +101,6 @@ static u32 ctx_timestamp(struct simgpu_device *sdev,
 	return ts;
 }
 
-static bool seqno_passed(u32 seqno, u32 target)
-{
-	return (s32)(seqno - target) >= 0;
-}
-
 static void ctx_fold_locked(struct simgpu_device *sdev, struct simgpu_ctx *ctx)
 {
 	struct simgpu_client_usage *usage = ctx->usage;
@@ -120,9 +115,13 @@ static void ctx_fold_locked(struct simgpu_device *sdev, struct simgpu_ctx *ctx)
 	usage->cycles[ctx->engine_class] += (u32)(ts - ctx->last_ts);
 	ctx->last_ts = ts;
 
-	/* Out, with nothing left to run: no time can be outside @cycles. */
+	/*
+	 * Out, with nothing left to run: no time can be outside @cycles. A
+	 * batch aborted by a reset is done too, though it wrote no seqno.
+	 */
 	if (!resident && !list_empty(&ctx->active_link) &&
-	    seqno_passed(simgpu_ctx_seqno(ctx), ctx->last_seqno))
+	    (simgpu_seqno_passed(simgpu_ctx_seqno(ctx), ctx->last_seqno) ||
+	     ctx->aborted_seqno == ctx->last_seqno))
 		list_del_init(&ctx->active_link);
 }
 
@@ -186,6 +185,27 @@ void simgpu_ctx_fold(struct simgpu_device *sdev, struct simgpu_ctx *ctx)
 	unsigned long flags;
 
 	spin_lock_irqsave(&ctx->usage->lock, flags);
+	ctx_fold_locked(sdev, ctx);
+	spin_unlock_irqrestore(&ctx->usage->lock, flags);
+}
+
+/**
+ * simgpu_ctx_abort - fold a context after a reset aborted one of its batches
+ * @sdev: the device
+ * @ctx: the context, switched out by the reset
+ * @seqno: the seqno of the aborted batch, which the hardware never writes
+ *
+ * The aborted batch counts as done: if it was the context's last, the
+ * context leaves its client's active list here, and a banned exec queue
+ * costs fdinfo readers nothing from then on.
+ */
+void simgpu_ctx_abort(struct simgpu_device *sdev, struct simgpu_ctx *ctx,
+		      u32 seqno)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&ctx->usage->lock, flags);
+	ctx->aborted_seqno = seqno;
 	ctx_fold_locked(sdev, ctx);
 	spin_unlock_irqrestore(&ctx->usage->lock, flags);
 }

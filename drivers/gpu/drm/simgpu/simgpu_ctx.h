@@ -53,6 +53,8 @@ struct simgpu_client_usage {
  *	@usage->lock
  * @last_seqno: seqno of the last batch handed to the hardware, protected
  *	by @usage->lock
+ * @aborted_seqno: seqno of the last batch a reset aborted, which the
+ *	hardware never writes; protected by @usage->lock
  * @active_link: link in @usage->active while the context has work on the
  *	hardware, empty otherwise; protected by @usage->lock
  * @dead: set under @usage->lock once the final fold is done
@@ -65,11 +67,26 @@ struct simgpu_ctx {
 	struct simgpu_client_usage *usage;
 	u32 last_ts;
 	u32 last_seqno;
+	u32 aborted_seqno;
 	struct list_head active_link;
 	bool dead;
 	struct rcu_head rcu;
 	__le32 image[] __aligned(64);
 };
+
+/**
+ * simgpu_seqno_passed - has a seqno reached a target?
+ * @seqno: a seqno the hardware wrote
+ * @target: the seqno waited for
+ *
+ * Seqnos wrap; they are compared within half their range.
+ *
+ * Return: true if @seqno is @target or later.
+ */
+static inline bool simgpu_seqno_passed(u32 seqno, u32 target)
+{
+	return (s32)(seqno - target) >= 0;
+}
 
 struct simgpu_client_usage *simgpu_client_usage_create(void);
 void simgpu_client_usage_put(struct simgpu_client_usage *usage);
@@ -105,6 +122,8 @@ struct simgpu_ctx *simgpu_ctx_create(struct simgpu_device *sdev,
 u64 simgpu_ctx_submit(struct simgpu_ctx *ctx, u32 seqno);
 void simgpu_ctx_submitted(struct simgpu_device *sdev);
 void simgpu_ctx_fold(struct simgpu_device *sdev, struct simgpu_ctx *ctx);
+void simgpu_ctx_abort(struct simgpu_device *sdev, struct simgpu_ctx *ctx,
+		      u32 seqno);
 void simgpu_ctx_destroy(struct simgpu_device *sdev, struct simgpu_ctx *ctx);
 u32 simgpu_ctx_seqno(const struct simgpu_ctx *ctx);
 

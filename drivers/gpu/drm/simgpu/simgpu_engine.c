@@ -9,6 +9,8 @@
 #include <linux/jiffies.h>
 #include <linux/rcupdate.h>
 
+#include <kunit/visibility.h>
+
 #include <drm/drm_managed.h>
 #include <drm/drm_print.h>
 
@@ -29,19 +31,24 @@
  * interrupt handler then signals every in-flight job whose context reached
  * its seqno and folds the context's engine time into its client's usage.
  *
- * Timeouts: when a job did not complete within the timeout, the handler looks
- * at the engine. If it is still making progress (busy, not hung), nothing is
- * done and the timer restarts, so long BUSY jobs are not killed. If it is
- * hung or halted on an error, the context on the engine is guilty: its
- * running job's fence gets -ETIMEDOUT, its other jobs already in the
- * hardware FIFO are emptied (their batch becomes a lone END) and get
- * -ECANCELED, its exec queue is banned (the scheduler cancels its queued
- * jobs, new submissions fail with -ECANCELED) and RING_RESET aborts the
- * running batch. The hardware then continues with the next descriptors, so
- * the jobs of innocent queues on the engine complete normally. The
- * scheduler itself is not stopped: the jobs all complete through their
- * hardware fences, and the timed-out job is put back on the pending list
- * it was taken from.
+ * Resets: an engine that halts on an error raises RING_IRQ_ERROR, and the
+ * interrupt handler resets it at once. When a job did not complete within
+ * the timeout, the timeout handler looks at the engine: if it is still
+ * making progress (busy, not hung), nothing is done and the timer restarts,
+ * so long BUSY jobs are not killed; if it is hung (or halted), it is reset.
+ * Both read the engine's status before they look at completions, so a job
+ * that completes just as its engine is found stuck is never failed or
+ * blamed. The context resident on the engine is guilty: its oldest
+ * uncompleted job gets -ETIMEDOUT (-EIO if it halted the engine), its other
+ * jobs already in the hardware FIFO are emptied (their batch becomes a lone
+ * END) and get -ECANCELED, its exec queue is banned (the scheduler cancels
+ * its queued jobs, new submissions fail with -ECANCELED) and RING_RESET
+ * aborts the running batch. The hardware then continues with the next
+ * descriptors, so the jobs of innocent queues on the engine complete
+ * normally. &simgpu_engine.resets counts the resets by cause.
+ *
+ * No job is resubmitted: every job completes through its hardware fence,
+ * see simgpu_timedout_job() for what that means for the scheduler.
  */
 
 static const char * const simgpu_class_names[DRM_SIMGPU_ENGINE_CLASS_COUNT] = {
@@ -73,11 +80,6 @@ static void engine_write(struct simgpu_engine *eng, u32 reg, u32 val)
 	simgpu_write32(eng->sdev, eng->base + reg, val);
 }
 
-static bool seqno_passed(u32 hw, u32 seqno)
-{
-	return (s32)(hw - seqno) >= 0;
-}
-
 /* Move the completed jobs of the in-flight list to @done */
 static void engine_collect(struct simgpu_engine *eng, struct list_head *done)
 {
@@ -86,13 +88,22 @@ static void engine_collect(struct simgpu_engine *eng, struct list_head *done)
 	lockdep_assert_held(&eng->lock);
 
 	list_for_each_entry_safe(job, tmp, &eng->inflight, link) {
-		if (seqno_passed(simgpu_ctx_seqno(job->queue->ctx), job->seqno))
+		if (simgpu_seqno_passed(simgpu_ctx_seqno(job->queue->ctx),
+					job->seqno))
 			list_move_tail(&job->link, done);
 	}
 }
 
-/* Signal the jobs on @done, which are no longer on the in-flight list */
-static void engine_signal(struct simgpu_engine *eng, struct list_head *done)
+/**
+ * simgpu_engine_signal - signal collected jobs
+ * @eng: their engine
+ * @done: jobs taken off @eng's in-flight list, emptied
+ *
+ * Folds each job's context time into its client's usage and signals the
+ * job's hardware fence. Called without @eng->lock held.
+ */
+VISIBLE_IF_KUNIT void simgpu_engine_signal(struct simgpu_engine *eng,
+					   struct list_head *done)
 {
 	struct simgpu_job *job, *tmp;
 	bool cookie;
@@ -100,23 +111,92 @@ static void engine_signal(struct simgpu_engine *eng, struct list_head *done)
 	cookie = dma_fence_begin_signalling();
 	list_for_each_entry_safe(job, tmp, done, link) {
 		list_del_init(&job->link);
-		simgpu_ctx_fold(eng->sdev, job->queue->ctx);
+		if (job->aborted)
+			simgpu_ctx_abort(eng->sdev, job->queue->ctx, job->seqno);
+		else
+			simgpu_ctx_fold(eng->sdev, job->queue->ctx);
 		/* The job can be freed as soon as its fence signalled */
 		dma_fence_signal(&job->hw_fence->base);
 	}
 	dma_fence_end_signalling(cookie);
 }
 
+/*
+ * Reset a hung or halted engine whose completed jobs were collected: the
+ * oldest job of the resident context is guilty. It fails with -ETIMEDOUT
+ * if it hung, -EIO if it halted the engine on an error; the other jobs of
+ * its queue are cancelled and the queue is banned. Called with eng->lock
+ * held.
+ */
+static void engine_reset_locked(struct simgpu_engine *eng,
+				struct list_head *done,
+				enum simgpu_reset_cause cause)
+{
+	u32 status = engine_read(eng, RING_STATUS);
+	u32 cur = engine_read(eng, RING_CURRENT_CTX);
+	int error = status & RING_STATUS_ERROR ? -EIO : -ETIMEDOUT;
+	struct simgpu_job *job, *hung;
+	struct simgpu_queue *guilty;
+
+	hung = list_first_entry(&eng->inflight, struct simgpu_job, link);
+	list_for_each_entry(job, &eng->inflight, link) {
+		if (job->queue->ctx->id == cur) {
+			hung = job;
+			break;
+		}
+	}
+	guilty = hung->queue;
+	atomic_set(&guilty->guilty, 1);
+
+	drm_dbg(&eng->sdev->drm, "%s: %s on context %u seqno %u, resetting\n",
+		eng->name, error == -EIO ? "halted" : "hung", guilty->ctx->id,
+		hung->seqno);
+
+	list_for_each_entry(job, &eng->inflight, link) {
+		if (job->queue != guilty)
+			continue;
+		if (job == hung) {
+			dma_fence_set_error(&job->hw_fence->base, error);
+		} else {
+			/* Still in the FIFO: make it a no-op */
+			WRITE_ONCE(job->batch[0], SIMGPU_CMD_END);
+			dma_fence_set_error(&job->hw_fence->base, -ECANCELED);
+		}
+	}
+	/* The batches are in memory before the engine goes on */
+	wmb();
+
+	/* The aborted batch never writes its seqno */
+	hung->aborted = true;
+	list_move_tail(&hung->link, done);
+	engine_write(eng, RING_RESET, 1);
+	atomic_inc(&eng->resets[cause]);
+}
+
 static void simgpu_engine_irq(struct simgpu_engine *eng, u32 reason)
 {
 	unsigned long flags;
 	LIST_HEAD(done);
+	u32 status = 0;
 
 	spin_lock_irqsave(&eng->lock, flags);
+	/* Halted for good: what completed before stays completed below */
+	if (reason & RING_IRQ_ERROR)
+		status = engine_read(eng, RING_STATUS);
 	engine_collect(eng, &done);
+	/*
+	 * A halted engine is reset at once rather than at the job timeout;
+	 * an error without a halt is a dropped descriptor, which the timeout
+	 * finds.
+	 */
+	if (status & RING_STATUS_ERROR && !list_empty(&eng->inflight))
+		engine_reset_locked(eng, &done, SIMGPU_RESET_ERROR);
+	else if (reason & RING_IRQ_ERROR)
+		drm_err_ratelimited(&eng->sdev->drm,
+				    "%s: submission dropped\n", eng->name);
 	spin_unlock_irqrestore(&eng->lock, flags);
 
-	engine_signal(eng, &done);
+	simgpu_engine_signal(eng, &done);
 }
 
 /**
@@ -197,92 +277,87 @@ static struct dma_fence *simgpu_run_job(struct drm_sched_job *sched_job)
 	return dma_fence_get(&job->hw_fence->base);
 }
 
-/* Reset a hung engine; called with eng->lock held */
-static void engine_reset_locked(struct simgpu_engine *eng,
-				struct list_head *done)
+/**
+ * simgpu_engine_check_hang - act on a job timeout, hardware side
+ * @eng: the engine a job timed out on
+ * @done: jobs to signal once @eng->lock is dropped
+ *
+ * Brings the engine up to date first (any register read runs the model up
+ * to now), then collects what completed: a job that finished at the moment
+ * its timeout fired completes without an error, and the context resident
+ * on a hung engine is the one whose oldest uncompleted job is guilty.
+ * Resets a hung or halted engine; fails the in-flight jobs with -EIO if the
+ * engine went idle without completing them (their descriptors were
+ * dropped); otherwise the engine is making progress and nothing is done.
+ *
+ * Return: true if the engine was reset.
+ */
+VISIBLE_IF_KUNIT bool simgpu_engine_check_hang(struct simgpu_engine *eng,
+					       struct list_head *done)
 {
-	u32 cur = engine_read(eng, RING_CURRENT_CTX);
-	struct simgpu_job *job, *hung;
-	struct simgpu_queue *guilty;
+	struct simgpu_job *job, *tmp;
+	u32 status;
 
-	hung = list_first_entry(&eng->inflight, struct simgpu_job, link);
-	list_for_each_entry(job, &eng->inflight, link) {
-		if (job->queue->ctx->id == cur) {
-			hung = job;
-			break;
+	lockdep_assert_held(&eng->lock);
+
+	status = engine_read(eng, RING_STATUS);
+	engine_collect(eng, done);
+
+	if (list_empty(&eng->inflight))
+		return false;	/* everything completed meanwhile */
+
+	if (status & (RING_STATUS_HUNG | RING_STATUS_ERROR)) {
+		engine_reset_locked(eng, done, SIMGPU_RESET_TIMEOUT);
+		return true;
+	}
+
+	if (!(status & RING_STATUS_BUSY) &&
+	    engine_read(eng, RING_SUBMIT_FREE) == RING_SUBMIT_FIFO_DEPTH) {
+		drm_err(&eng->sdev->drm, "%s: lost jobs\n", eng->name);
+		list_for_each_entry_safe(job, tmp, &eng->inflight, link) {
+			dma_fence_set_error(&job->hw_fence->base, -EIO);
+			job->aborted = true;
+			list_move_tail(&job->link, done);
 		}
 	}
-	guilty = hung->queue;
-	atomic_set(&guilty->guilty, 1);
-
-	drm_dbg(&eng->sdev->drm, "%s: hung on context %u seqno %u, resetting\n",
-		eng->name, guilty->ctx->id, hung->seqno);
-
-	list_for_each_entry(job, &eng->inflight, link) {
-		if (job->queue != guilty)
-			continue;
-		if (job == hung) {
-			dma_fence_set_error(&job->hw_fence->base, -ETIMEDOUT);
-		} else {
-			/* Still in the FIFO: make it a no-op */
-			WRITE_ONCE(job->batch[0], SIMGPU_CMD_END);
-			dma_fence_set_error(&job->hw_fence->base, -ECANCELED);
-		}
-	}
-	/* The batches are in memory before the engine goes on */
-	wmb();
-
-	/* The aborted batch never writes its seqno */
-	list_move_tail(&hung->link, done);
-	engine_write(eng, RING_RESET, 1);
-	atomic_inc(&eng->resets);
+	/* else: the engine is making progress, give it more time */
+	return false;
 }
 
+/*
+ * Nothing is resubmitted after a reset: the hardware goes on with the
+ * descriptors it has and every job, the guilty one included, completes
+ * through its hardware fence. drm_sched_stop() and drm_sched_start() do
+ * not fit that: without drm_sched_resubmit_jobs() (deprecated) in between,
+ * drm_sched_start() cancels every job that was still running, innocent
+ * ones included. So the handler parks the scheduler's workers with
+ * drm_sched_wqueue_stop(), puts the timed-out job back at the head of the
+ * pending list it was taken from, as drm_sched_stop() would and as 6.12's
+ * v3d_sched_skip_reset() and etnaviv do when they skip a reset, deals with
+ * the hardware, and restarts the workers with drm_sched_wqueue_start(). A
+ * job whose fence signalled while the workers were parked, the timed-out
+ * one included, is freed once they run again.
+ */
 static enum drm_gpu_sched_stat
 simgpu_timedout_job(struct drm_sched_job *sched_job)
 {
 	struct simgpu_job *bad = to_simgpu_job(sched_job);
 	struct simgpu_engine *eng = bad->queue->engine;
 	struct drm_gpu_scheduler *sched = &eng->sched;
-	struct simgpu_job *job, *tmp;
 	unsigned long flags;
 	LIST_HEAD(done);
-	u32 status;
 
-	/*
-	 * The scheduler took the job off its pending list so that it cannot
-	 * be freed under us. It completes through its hardware fence like all
-	 * others, put it back at the head, where it was.
-	 */
+	drm_sched_wqueue_stop(sched);
+
 	spin_lock(&sched->job_list_lock);
 	list_add(&sched_job->list, &sched->pending_list);
 	spin_unlock(&sched->job_list_lock);
 
 	spin_lock_irqsave(&eng->lock, flags);
-	engine_collect(eng, &done);
-	status = engine_read(eng, RING_STATUS);
-	if (list_empty(&eng->inflight)) {
-		/* Everything completed meanwhile */
-	} else if (status & (RING_STATUS_HUNG | RING_STATUS_ERROR)) {
-		engine_reset_locked(eng, &done);
-	} else if (!(status & RING_STATUS_BUSY) &&
-		   engine_read(eng, RING_SUBMIT_FREE) == RING_SUBMIT_FIFO_DEPTH) {
-		/* Idle with jobs in flight: their descriptors were dropped */
-		drm_err(&eng->sdev->drm, "%s: lost jobs\n", eng->name);
-		list_for_each_entry_safe(job, tmp, &eng->inflight, link) {
-			dma_fence_set_error(&job->hw_fence->base, -EIO);
-			list_move_tail(&job->link, &done);
-		}
-	}
-	/* else: the engine is making progress, give it more time */
+	simgpu_engine_check_hang(eng, &done);
 	spin_unlock_irqrestore(&eng->lock, flags);
+	simgpu_engine_signal(eng, &done);
 
-	engine_signal(eng, &done);
-
-	/*
-	 * Kick the scheduler's free worker in case the job completed while
-	 * it was off the pending list, where the worker did not see it.
-	 */
 	drm_sched_wqueue_start(sched);
 
 	return DRM_GPU_SCHED_STAT_NOMINAL;

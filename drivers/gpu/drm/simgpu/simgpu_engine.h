@@ -14,6 +14,20 @@
 struct simgpu_device;
 
 /**
+ * enum simgpu_reset_cause - why an engine was reset
+ * @SIMGPU_RESET_TIMEOUT: a job timed out and the engine was found hung or
+ *	halted
+ * @SIMGPU_RESET_ERROR: the engine reported by interrupt that it halted on
+ *	an error
+ * @SIMGPU_RESET_CAUSE_COUNT: number of causes
+ */
+enum simgpu_reset_cause {
+	SIMGPU_RESET_TIMEOUT,
+	SIMGPU_RESET_ERROR,
+	SIMGPU_RESET_CAUSE_COUNT,
+};
+
+/**
  * struct simgpu_engine - the driver side of one hardware engine
  * @sdev: the device
  * @class: the &enum drm_simgpu_engine_class
@@ -30,7 +44,8 @@ struct simgpu_device;
  *	submission order, &simgpu_job.link; protected by @lock
  * @num_queues: number of exec queues placed on the engine, for the
  *	least-loaded placement of DRM_SIMGPU_ENGINE_INSTANCE_ANY
- * @resets: number of engine resets done, for debugging and tests
+ * @resets: number of engine resets done by &enum simgpu_reset_cause, for
+ *	debugging and tests
  */
 struct simgpu_engine {
 	struct simgpu_device *sdev;
@@ -44,7 +59,7 @@ struct simgpu_engine {
 	spinlock_t fence_lock;	/* the hardware fences */
 	struct list_head inflight;	/* protected by @lock */
 	atomic_t num_queues;
-	atomic_t resets;
+	atomic_t resets[SIMGPU_RESET_CAUSE_COUNT];
 };
 
 int simgpu_engines_init(struct simgpu_device *sdev);
@@ -53,5 +68,11 @@ struct simgpu_engine *simgpu_engine_get(struct simgpu_device *sdev,
 					unsigned int instance);
 void simgpu_irq_handler(void *data);
 const char *simgpu_engine_class_name(unsigned int class);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+bool simgpu_engine_check_hang(struct simgpu_engine *eng,
+			      struct list_head *done);
+void simgpu_engine_signal(struct simgpu_engine *eng, struct list_head *done);
+#endif
 
 #endif /* _SIMGPU_ENGINE_H_ */

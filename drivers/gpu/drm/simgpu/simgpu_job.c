@@ -14,6 +14,9 @@
 #include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_syncobj.h>
 
+#include <kunit/static_stub.h>
+#include <kunit/visibility.h>
+
 #include "simgpu_drv.h"
 #include "simgpu_fence.h"
 #include "simgpu_gem.h"
@@ -122,14 +125,29 @@ static int job_check_cmds(struct simgpu_job *job, struct drm_file *file,
 	return 0;
 }
 
-/* Translate the checked commands into the hardware batch */
-static void job_build_batch(struct simgpu_job *job,
-			    const struct drm_simgpu_cmd *cmds, u32 num_cmds,
-			    struct drm_gem_object **objs)
+/**
+ * simgpu_job_build_batch - translate checked commands into the job's batch
+ * @job: the job, with its batch allocated
+ * @cmds: the commands, checked by job_check_cmds()
+ * @num_cmds: number of entries at @cmds
+ * @objs: the buffer each WRITE command writes, pinned
+ *
+ * KUnit tests replace it with a static stub to hand the hardware a
+ * malformed batch, which userspace cannot.
+ *
+ * Return: the number of words written, END included.
+ */
+VISIBLE_IF_KUNIT unsigned int simgpu_job_build_batch(struct simgpu_job *job,
+						     const struct drm_simgpu_cmd *cmds,
+						     u32 num_cmds,
+						     struct drm_gem_object **objs)
 {
 	u32 *batch = job->batch;
 	unsigned int w = 0;
 	u32 i;
+
+	KUNIT_STATIC_STUB_REDIRECT(simgpu_job_build_batch, job, cmds, num_cmds,
+				   objs);
 
 	for (i = 0; i < num_cmds; i++) {
 		const struct drm_simgpu_cmd *cmd = &cmds[i];
@@ -158,6 +176,8 @@ static void job_build_batch(struct simgpu_job *job,
 		}
 	}
 	batch[w++] = SIMGPU_CMD_END;
+
+	return w;
 }
 
 static int job_add_bo_handles(struct simgpu_job *job, struct drm_file *file,
@@ -278,7 +298,7 @@ static int job_prepare(struct simgpu_job *job, struct drm_file *file,
 		job->num_pinned++;
 	}
 
-	job_build_batch(job, cmds, args->num_cmds, objs);
+	simgpu_job_build_batch(job, cmds, args->num_cmds, objs);
 
 	ret = job_add_bo_handles(job, file, args->bo_handles,
 				 args->num_bo_handles);

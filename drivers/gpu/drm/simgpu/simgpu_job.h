@@ -24,6 +24,9 @@ struct simgpu_queue;
  * @hw_fence_armed: @hw_fence was initialised by run_job and is freed by
  *	dma_fence_put() rather than kfree()
  * @seqno: the hardware seqno, CTX_IMG_SEQNO once the job completed
+ * @aborted: the job will never write @seqno: a reset aborted it or the
+ *	hardware lost it; set under &simgpu_engine.lock before the job leaves
+ *	the in-flight list
  * @batch: the hardware batch (SIMGPU_CMD_*), physically contiguous; must
  *	live until the job completed or its engine was reset
  * @bos: buffers the job writes (first @num_pinned, their pages pinned) and
@@ -38,6 +41,7 @@ struct simgpu_job {
 	struct simgpu_fence *hw_fence;
 	bool hw_fence_armed;
 	u32 seqno;
+	bool aborted;
 	u32 *batch;
 	struct drm_gem_object **bos;
 	unsigned int num_bos;
@@ -54,5 +58,12 @@ void simgpu_job_free(struct simgpu_job *job);
 
 int simgpu_ioctl_submit(struct drm_device *drm, void *data,
 			struct drm_file *file);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+struct drm_simgpu_cmd;
+unsigned int simgpu_job_build_batch(struct simgpu_job *job,
+				    const struct drm_simgpu_cmd *cmds,
+				    u32 num_cmds, struct drm_gem_object **objs);
+#endif
 
 #endif /* _SIMGPU_JOB_H_ */

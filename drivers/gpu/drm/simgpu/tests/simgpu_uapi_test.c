@@ -6,6 +6,7 @@
  * Copyright (c) 2026 The simgpu authors
  */
 
+#include <kunit/static_stub.h>
 #include <kunit/test.h>
 
 #include <linux/delay.h>
@@ -21,6 +22,7 @@
 #include <drm/drm_kunit_helpers.h>
 #include <drm/drm_syncobj.h>
 
+#include "../simgpu_ctx.h"
 #include "../simgpu_drv.h"
 #include "../simgpu_engine.h"
 #include "../simgpu_gem.h"
@@ -32,12 +34,21 @@ struct uapi_test {
 	struct file *file;
 	struct drm_file *dfile;
 	void __user *ubuf;	/* a page of user memory */
+	u64 clock;		/* the fake clock of the timeout suite, ns */
 };
 
 typedef int (*ioctl_fn)(struct drm_device *drm, void *data,
 			struct drm_file *file);
 
-static int uapi_test_init(struct kunit *test)
+static u64 fake_clock(void *data)
+{
+	struct uapi_test *ut = data;
+
+	return READ_ONCE(ut->clock);
+}
+
+/* A device on the real clock, or on a fake one if @fake */
+static void uapi_test_setup(struct kunit *test, bool fake)
 {
 	struct simgpu_hw_config cfg = {
 		.refclk_hz = 19200000,
@@ -50,6 +61,11 @@ static int uapi_test_init(struct kunit *test)
 
 	ut = kunit_kzalloc(test, sizeof(*ut), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, ut);
+	if (fake) {
+		ut->clock = NSEC_PER_SEC;
+		cfg.now_ns = fake_clock;
+		cfg.clock_data = ut;
+	}
 
 	dev = drm_kunit_helper_alloc_device(test);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, dev);
@@ -67,6 +83,11 @@ static int uapi_test_init(struct kunit *test)
 	ut->ubuf = (void __user *)addr;
 
 	test->priv = ut;
+}
+
+static int uapi_test_init(struct kunit *test)
+{
+	uapi_test_setup(test, false);
 	return 0;
 }
 
@@ -147,6 +168,56 @@ static u32 bo_read32(struct kunit *test, u32 handle, u32 offset)
 	drm_gem_object_put(obj);
 
 	return val;
+}
+
+/* A syncobj of the test's file, for out_sync */
+static u32 syncobj_create(struct kunit *test)
+{
+	struct uapi_test *ut = test->priv;
+	struct drm_syncobj *syncobj;
+	u32 handle;
+
+	KUNIT_ASSERT_EQ(test, drm_syncobj_create(&syncobj, 0, NULL), 0);
+	KUNIT_ASSERT_EQ(test, drm_syncobj_get_handle(ut->dfile, syncobj,
+						     &handle), 0);
+	drm_syncobj_put(syncobj);
+	return handle;
+}
+
+/* Submit @cmds with out_sync @sync */
+static int submit_sync(struct kunit *test, u32 queue,
+		       const struct drm_simgpu_cmd *cmds, u32 num_cmds, u32 sync)
+{
+	struct uapi_test *ut = test->priv;
+	struct drm_simgpu_submit args = {
+		.exec_queue_id = queue,
+		.num_cmds = num_cmds,
+		.cmds = (u64)(uintptr_t)ut->ubuf,
+		.out_sync = sync,
+	};
+
+	KUNIT_ASSERT_LE(test, num_cmds * sizeof(*cmds), PAGE_SIZE);
+	KUNIT_ASSERT_EQ(test, copy_to_user(ut->ubuf, cmds,
+					   num_cmds * sizeof(*cmds)), 0);
+	return call(test, simgpu_ioctl_submit, &args);
+}
+
+/*
+ * The status of the fence in syncobj @sync, waiting up to 5 s for it:
+ * 1 signalled without error, a negative error code, or 0 not signalled.
+ */
+static int sync_status(struct kunit *test, u32 sync)
+{
+	struct uapi_test *ut = test->priv;
+	struct dma_fence *fence;
+	int ret;
+
+	KUNIT_ASSERT_EQ(test, drm_syncobj_find_fence(ut->dfile, sync, 0, 0,
+						     &fence), 0);
+	dma_fence_wait_timeout(fence, false, 5 * HZ);
+	ret = dma_fence_get_status(fence);
+	dma_fence_put(fence);
+	return ret;
 }
 
 static void uapi_test_query(struct kunit *test)
@@ -464,6 +535,11 @@ static void uapi_test_wait_bo(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, bo_read32(test, bo, 0), 7);
 }
 
+/*
+ * A hang: the hung job fails with -ETIMEDOUT, the job queued behind it in
+ * its queue with -ECANCELED, the queue is banned; a job of another queue
+ * on the same engine completes without an error.
+ */
 static void uapi_test_hang(struct kunit *test)
 {
 	struct uapi_test *ut = test->priv;
@@ -471,6 +547,8 @@ static void uapi_test_hang(struct kunit *test)
 	u32 innocent = queue_create(test, DRM_SIMGPU_ENGINE_CLASS_VIDEO, 1);
 	u32 bo = bo_create(test, PAGE_SIZE, DRM_SIMGPU_REGION_SYSTEM);
 	u32 bo2 = bo_create(test, PAGE_SIZE, DRM_SIMGPU_REGION_SYSTEM);
+	u32 s_hang = syncobj_create(test), s_behind = syncobj_create(test);
+	u32 s_innocent = syncobj_create(test);
 	struct drm_simgpu_cmd hang = { .op = DRM_SIMGPU_CMD_HANG };
 	struct drm_simgpu_cmd write = {
 		.op = DRM_SIMGPU_CMD_WRITE, .handle = bo, .value = 42,
@@ -479,29 +557,98 @@ static void uapi_test_hang(struct kunit *test)
 	struct simgpu_engine *eng = ut->sdev->engine_by_hw_id[id];
 
 	KUNIT_ASSERT_NOT_NULL(test, eng);
-	KUNIT_ASSERT_EQ(test, submit(test, guilty, &hang, 1), 0);
+	KUNIT_ASSERT_EQ(test, submit_sync(test, guilty, &hang, 1, s_hang), 0);
 	/* Queued behind the hang in the guilty queue: never runs */
 	write.handle = bo2;
 	write.value = 1;
-	KUNIT_ASSERT_EQ(test, submit(test, guilty, &write, 1), 0);
+	KUNIT_ASSERT_EQ(test, submit_sync(test, guilty, &write, 1, s_behind), 0);
 	write.handle = bo;
 	write.value = 42;
-	KUNIT_ASSERT_EQ(test, submit(test, innocent, &write, 1), 0);
+	KUNIT_ASSERT_EQ(test, submit_sync(test, innocent, &write, 1,
+					  s_innocent), 0);
 
+	KUNIT_EXPECT_EQ(test, sync_status(test, s_hang), -ETIMEDOUT);
+	KUNIT_EXPECT_EQ(test, sync_status(test, s_behind), -ECANCELED);
+	KUNIT_EXPECT_EQ(test, sync_status(test, s_innocent), 1);
 	KUNIT_EXPECT_EQ(test, wait_bo(test, bo, ktime_get_ns() +
 				      5 * NSEC_PER_SEC), 0);
 	KUNIT_EXPECT_EQ(test, bo_read32(test, bo, 0), 42);
 	KUNIT_EXPECT_EQ(test, wait_bo(test, bo2, ktime_get_ns() +
 				      5 * NSEC_PER_SEC), 0);
 	KUNIT_EXPECT_EQ(test, bo_read32(test, bo2, 0), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&eng->resets), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&eng->resets[SIMGPU_RESET_TIMEOUT]), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&eng->resets[SIMGPU_RESET_ERROR]), 0);
 
 	KUNIT_EXPECT_EQ(test, submit(test, guilty, &write, 1), -ECANCELED);
 	write.value = 43;
-	KUNIT_EXPECT_EQ(test, submit(test, innocent, &write, 1), 0);
-	KUNIT_EXPECT_EQ(test, wait_bo(test, bo, ktime_get_ns() +
-				      5 * NSEC_PER_SEC), 0);
+	KUNIT_EXPECT_EQ(test, submit_sync(test, innocent, &write, 1,
+					  s_innocent), 0);
+	KUNIT_EXPECT_EQ(test, sync_status(test, s_innocent), 1);
 	KUNIT_EXPECT_EQ(test, bo_read32(test, bo, 0), 43);
+}
+
+/*
+ * Is the context of exec queue @id on its client's active list, which
+ * fdinfo reads walk?
+ */
+static bool queue_ctx_active(struct kunit *test, u32 id)
+{
+	struct uapi_test *ut = test->priv;
+	struct simgpu_queue *queue;
+	struct simgpu_ctx *ctx;
+	bool active;
+
+	queue = simgpu_queue_lookup(to_simgpu_file(ut->dfile), id);
+	KUNIT_ASSERT_NOT_NULL(test, queue);
+	ctx = queue->ctx;
+	spin_lock_irq(&ctx->usage->lock);
+	active = !list_empty(&ctx->active_link);
+	spin_unlock_irq(&ctx->usage->lock);
+	simgpu_queue_put(queue);
+
+	return active;
+}
+
+/* An opcode the engine does not know: it halts with RING_STATUS_ERROR */
+static unsigned int bad_batch(struct simgpu_job *job,
+			      const struct drm_simgpu_cmd *cmds, u32 num_cmds,
+			      struct drm_gem_object **objs)
+{
+	job->batch[0] = 0xbad;
+	return 1;
+}
+
+/*
+ * An engine halted on an error is reset from its interrupt, not at the job
+ * timeout: the job fails with -EIO, its queue is banned, another queue's
+ * job behind it on the engine completes.
+ */
+static void uapi_test_engine_error(struct kunit *test)
+{
+	struct uapi_test *ut = test->priv;
+	u32 guilty = queue_create(test, DRM_SIMGPU_ENGINE_CLASS_VIDEO, 1);
+	u32 innocent = queue_create(test, DRM_SIMGPU_ENGINE_CLASS_VIDEO, 1);
+	u32 s_bad = syncobj_create(test), s_innocent = syncobj_create(test);
+	struct drm_simgpu_cmd busy = {
+		.op = DRM_SIMGPU_CMD_BUSY, .value = NSEC_PER_MSEC,
+	};
+	unsigned int id = SIMGPU_HW_ENGINE_ID(DRM_SIMGPU_ENGINE_CLASS_VIDEO, 1);
+	struct simgpu_engine *eng = ut->sdev->engine_by_hw_id[id];
+
+	KUNIT_ASSERT_NOT_NULL(test, eng);
+	kunit_activate_static_stub(test, simgpu_job_build_batch, bad_batch);
+	KUNIT_ASSERT_EQ(test, submit_sync(test, guilty, &busy, 1, s_bad), 0);
+	kunit_deactivate_static_stub(test, simgpu_job_build_batch);
+	KUNIT_ASSERT_EQ(test, submit_sync(test, innocent, &busy, 1,
+					  s_innocent), 0);
+
+	KUNIT_EXPECT_EQ(test, sync_status(test, s_bad), -EIO);
+	KUNIT_EXPECT_EQ(test, sync_status(test, s_innocent), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&eng->resets[SIMGPU_RESET_ERROR]), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&eng->resets[SIMGPU_RESET_TIMEOUT]), 0);
+	KUNIT_EXPECT_EQ(test, submit(test, guilty, &busy, 1), -ECANCELED);
+	/* Its aborted batch was its last: fdinfo reads skip it */
+	KUNIT_EXPECT_FALSE(test, queue_ctx_active(test, guilty));
 }
 
 /* Jobs of a queue run in order; a syncobj orders jobs of two queues */
@@ -702,6 +849,7 @@ static struct kunit_case uapi_test_cases[] = {
 	KUNIT_CASE(uapi_test_submit_args),
 	KUNIT_CASE(uapi_test_wait_bo),
 	KUNIT_CASE_SLOW(uapi_test_hang),
+	KUNIT_CASE(uapi_test_engine_error),
 	KUNIT_CASE(uapi_test_ordering),
 	KUNIT_CASE_SLOW(uapi_test_cycles),
 	KUNIT_CASE(uapi_test_close_busy),
@@ -715,4 +863,130 @@ static struct kunit_suite uapi_test_suite = {
 	.test_cases = uapi_test_cases,
 };
 
-kunit_test_suite(uapi_test_suite);
+static int timeout_test_init(struct kunit *test)
+{
+	uapi_test_setup(test, true);
+	return 0;
+}
+
+static unsigned int inflight_count(struct simgpu_engine *eng)
+{
+	struct list_head *pos;
+	unsigned int n = 0;
+
+	spin_lock_irq(&eng->lock);
+	list_for_each(pos, &eng->inflight)
+		n++;
+	spin_unlock_irq(&eng->lock);
+	return n;
+}
+
+/* Wait (real time) until @n jobs were written to @eng's submission port */
+static void wait_inflight(struct kunit *test, struct simgpu_engine *eng,
+			  unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < 2000 && inflight_count(eng) < n; i++)
+		usleep_range(1000, 2000);
+	KUNIT_ASSERT_EQ(test, inflight_count(eng), n);
+}
+
+/*
+ * Move the fake clock by @ns and run the timeout handler's hardware part
+ * at once, with interrupts off: on the single CPU of the KUnit kernel no
+ * timer of the model runs in between, so the engine has work that completed
+ * in virtual time and that nothing has evaluated yet, the interleaving of
+ * a completion with its timeout. Returns whether the engine was reset.
+ */
+static bool timeout_now(struct kunit *test, struct simgpu_engine *eng, u64 ns)
+{
+	struct uapi_test *ut = test->priv;
+	unsigned long flags;
+	LIST_HEAD(done);
+	bool reset;
+
+	local_irq_save(flags);
+	WRITE_ONCE(ut->clock, ut->clock + ns);
+	spin_lock(&eng->lock);
+	reset = simgpu_engine_check_hang(eng, &done);
+	spin_unlock(&eng->lock);
+	local_irq_restore(flags);
+	simgpu_engine_signal(eng, &done);
+
+	return reset;
+}
+
+static struct simgpu_engine *test_engine(struct kunit *test, u16 class,
+					 u16 instance)
+{
+	struct uapi_test *ut = test->priv;
+	struct simgpu_engine *eng;
+
+	eng = ut->sdev->engine_by_hw_id[SIMGPU_HW_ENGINE_ID(class, instance)];
+	KUNIT_ASSERT_NOT_NULL(test, eng);
+	return eng;
+}
+
+/* A job that completed as its timeout fired is not failed */
+static void timeout_test_completed_job(struct kunit *test)
+{
+	struct simgpu_engine *eng = test_engine(test, DRM_SIMGPU_ENGINE_CLASS_VIDEO, 1);
+	u32 queue = queue_create(test, DRM_SIMGPU_ENGINE_CLASS_VIDEO, 1);
+	struct drm_simgpu_cmd busy = {
+		.op = DRM_SIMGPU_CMD_BUSY, .value = NSEC_PER_MSEC,
+	};
+	u32 sync = syncobj_create(test);
+
+	KUNIT_ASSERT_EQ(test, submit_sync(test, queue, &busy, 1, sync), 0);
+	wait_inflight(test, eng, 1);
+
+	KUNIT_EXPECT_FALSE(test, timeout_now(test, eng, 2 * NSEC_PER_MSEC));
+	KUNIT_EXPECT_EQ(test, sync_status(test, sync), 1);
+	KUNIT_EXPECT_EQ(test, inflight_count(eng), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&eng->resets[SIMGPU_RESET_TIMEOUT]), 0);
+}
+
+/*
+ * A job completes and the next one of its context hangs, both before the
+ * timeout looks: the completed job succeeds, the hung one is guilty.
+ */
+static void timeout_test_guilty_is_hung(struct kunit *test)
+{
+	struct simgpu_engine *eng = test_engine(test, DRM_SIMGPU_ENGINE_CLASS_VIDEO, 1);
+	u32 queue = queue_create(test, DRM_SIMGPU_ENGINE_CLASS_VIDEO, 1);
+	struct drm_simgpu_cmd busy = {
+		.op = DRM_SIMGPU_CMD_BUSY, .value = NSEC_PER_MSEC,
+	};
+	struct drm_simgpu_cmd hang = { .op = DRM_SIMGPU_CMD_HANG };
+	u32 ok = syncobj_create(test), hung = syncobj_create(test);
+
+	KUNIT_ASSERT_EQ(test, submit_sync(test, queue, &busy, 1, ok), 0);
+	KUNIT_ASSERT_EQ(test, submit_sync(test, queue, &hang, 1, hung), 0);
+	wait_inflight(test, eng, 2);
+
+	KUNIT_EXPECT_TRUE(test, timeout_now(test, eng, 2 * NSEC_PER_MSEC));
+	KUNIT_EXPECT_EQ(test, sync_status(test, ok), 1);
+	KUNIT_EXPECT_EQ(test, sync_status(test, hung), -ETIMEDOUT);
+	KUNIT_EXPECT_EQ(test, inflight_count(eng), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&eng->resets[SIMGPU_RESET_TIMEOUT]), 1);
+	KUNIT_EXPECT_EQ(test, submit_sync(test, queue, &busy, 1, 0),
+			-ECANCELED);
+	/* The banned queue's context is switched out: fdinfo reads skip it */
+	KUNIT_EXPECT_FALSE(test, queue_ctx_active(test, queue));
+}
+
+static struct kunit_case timeout_test_cases[] = {
+	KUNIT_CASE(timeout_test_completed_job),
+	KUNIT_CASE(timeout_test_guilty_is_hung),
+	{}
+};
+
+static struct kunit_suite timeout_test_suite = {
+	.name = "simgpu_timeout",
+	.init = timeout_test_init,
+	.exit = uapi_test_exit,
+	.test_cases = timeout_test_cases,
+};
+
+kunit_test_suites(&uapi_test_suite, &timeout_test_suite);
