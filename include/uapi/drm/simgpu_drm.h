@@ -147,6 +147,18 @@ struct drm_simgpu_query_config {
 
 	/** @max_cmds: maximum number of commands in one submit. */
 	__u32 max_cmds;
+
+	/**
+	 * @max_bo_handles: maximum &drm_simgpu_submit.num_bo_handles,
+	 * %DRM_SIMGPU_MAX_BO_HANDLES.
+	 */
+	__u32 max_bo_handles;
+
+	/**
+	 * @max_in_syncs: maximum &drm_simgpu_submit.num_in_syncs,
+	 * %DRM_SIMGPU_MAX_IN_SYNCS.
+	 */
+	__u32 max_in_syncs;
 };
 
 /**
@@ -331,9 +343,10 @@ struct drm_simgpu_gem_madvise {
  *	nanoseconds (at most one second per command).
  * @DRM_SIMGPU_CMD_HANG: never complete; the job times out and the engine
  *	is reset.
- * @DRM_SIMGPU_CMD_WRITE: write the low 32 bits of &drm_simgpu_cmd.value
- *	to the buffer &drm_simgpu_cmd.handle at byte &drm_simgpu_cmd.offset,
- *	which must be 4-byte aligned and inside the buffer.
+ * @DRM_SIMGPU_CMD_WRITE: write &drm_simgpu_cmd.value, which must fit in
+ *	32 bits, to the buffer &drm_simgpu_cmd.handle at byte
+ *	&drm_simgpu_cmd.offset, which must be 4-byte aligned and inside the
+ *	buffer.
  */
 enum drm_simgpu_cmd_op {
 	DRM_SIMGPU_CMD_BUSY = 1,
@@ -358,6 +371,11 @@ struct drm_simgpu_cmd {
 	__u64 value;
 };
 
+/** DRM_SIMGPU_MAX_BO_HANDLES - the most buffers one submit can name */
+#define DRM_SIMGPU_MAX_BO_HANDLES	1024
+/** DRM_SIMGPU_MAX_IN_SYNCS - the most syncobjs one submit can wait for */
+#define DRM_SIMGPU_MAX_IN_SYNCS		256
+
 /**
  * struct drm_simgpu_submit - argument of &DRM_IOCTL_SIMGPU_SUBMIT
  *
@@ -366,9 +384,26 @@ struct drm_simgpu_cmd {
  * written by the job, and those listed in @bo_handles, are busy (their
  * reservation object holds the job's fence) until it completes.
  *
- * Returns -ECANCELED when the exec queue was banned because one of its jobs
- * hung, -EINVAL when @num_cmds is 0 or larger than
- * &drm_simgpu_query_config.max_cmds.
+ * Returns:
+ *
+ * - -EINVAL: @flags is not 0; @num_cmds is 0 or larger than
+ *   &drm_simgpu_query_config.max_cmds; @num_bo_handles is larger than
+ *   %DRM_SIMGPU_MAX_BO_HANDLES or @num_in_syncs larger than
+ *   %DRM_SIMGPU_MAX_IN_SYNCS; a command has an unknown
+ *   &drm_simgpu_cmd.op or a non-zero field its op does not use; a BUSY
+ *   lasts more than one second; a WRITE's value does not fit in 32 bits,
+ *   its offset is not 4-byte aligned or not inside the buffer, or its
+ *   buffer is not a simgpu buffer of this device (an imported one) or was
+ *   purged.
+ * - -ENOENT: the exec queue, a GEM handle or a syncobj does not exist, or
+ *   the queue was destroyed meanwhile.
+ * - -ECANCELED: the exec queue was banned because one of its jobs hung.
+ * - -EFAULT: @cmds, @bo_handles or @in_syncs could not be read.
+ *
+ * A job's fence (in @out_sync) completes with an error when the job did
+ * not run to its end: -ETIMEDOUT for the job that hung its engine,
+ * -ECANCELED for the other jobs of its exec queue, which is banned, and
+ * -EIO when the engine lost the job.
  */
 struct drm_simgpu_submit {
 	/** @exec_queue_id: the exec queue. */

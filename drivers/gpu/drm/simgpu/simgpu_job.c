@@ -34,10 +34,6 @@
  * it writes or names in bo_handles, and into the out syncobj.
  */
 
-/* Limits on the arrays of a submission, beyond which it is -EINVAL */
-#define SIMGPU_MAX_BO_HANDLES	1024
-#define SIMGPU_MAX_IN_SYNCS	256
-
 /**
  * simgpu_job_free - free a job and drop what it references
  * @job: the job, either never pushed or done with (free_job)
@@ -102,7 +98,7 @@ static int job_check_cmds(struct simgpu_job *job, struct drm_file *file,
 				return -EINVAL;
 			break;
 		case DRM_SIMGPU_CMD_WRITE:
-			if (cmd->offset & 3)
+			if (cmd->offset & 3 || upper_32_bits(cmd->value))
 				return -EINVAL;
 			obj = drm_gem_object_lookup(file, cmd->handle);
 			if (!obj)
@@ -335,8 +331,8 @@ int simgpu_ioctl_submit(struct drm_device *drm, void *data,
 	if (args->flags)
 		return -EINVAL;
 	if (!args->num_cmds || args->num_cmds > SIMGPU_MAX_CMDS ||
-	    args->num_bo_handles > SIMGPU_MAX_BO_HANDLES ||
-	    args->num_in_syncs > SIMGPU_MAX_IN_SYNCS)
+	    args->num_bo_handles > DRM_SIMGPU_MAX_BO_HANDLES ||
+	    args->num_in_syncs > DRM_SIMGPU_MAX_IN_SYNCS)
 		return -EINVAL;
 
 	queue = simgpu_queue_lookup(sfile, args->exec_queue_id);

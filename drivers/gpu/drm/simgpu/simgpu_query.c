@@ -39,6 +39,8 @@ static void query_fill(struct simgpu_device *sdev, u32 type, void *buf)
 		config->refclk_hz = sdev->refclk_hz;
 		config->num_engines = sdev->num_engines;
 		config->max_cmds = SIMGPU_MAX_CMDS;
+		config->max_bo_handles = DRM_SIMGPU_MAX_BO_HANDLES;
+		config->max_in_syncs = DRM_SIMGPU_MAX_IN_SYNCS;
 		break;
 	case DRM_SIMGPU_QUERY_ENGINES:
 		engines->num_engines = sdev->num_engines;

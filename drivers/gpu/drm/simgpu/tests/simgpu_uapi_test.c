@@ -247,6 +247,8 @@ static void uapi_test_query(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, config.refclk_hz, 19200000);
 	KUNIT_EXPECT_EQ(test, config.num_engines, 9);
 	KUNIT_EXPECT_EQ(test, config.max_cmds, SIMGPU_MAX_CMDS);
+	KUNIT_EXPECT_EQ(test, config.max_bo_handles, DRM_SIMGPU_MAX_BO_HANDLES);
+	KUNIT_EXPECT_EQ(test, config.max_in_syncs, DRM_SIMGPU_MAX_IN_SYNCS);
 
 	q.type = DRM_SIMGPU_QUERY_ENGINES;
 	q.size = 0;
@@ -459,6 +461,12 @@ static void uapi_test_submit_args(struct kunit *test)
 	args.num_cmds = SIMGPU_MAX_CMDS + 1;
 	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_submit, &args), -EINVAL);
 	args.num_cmds = 1;
+	args.num_bo_handles = DRM_SIMGPU_MAX_BO_HANDLES + 1;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_submit, &args), -EINVAL);
+	args.num_bo_handles = 0;
+	args.num_in_syncs = DRM_SIMGPU_MAX_IN_SYNCS + 1;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_submit, &args), -EINVAL);
+	args.num_in_syncs = 0;
 	args.exec_queue_id = queue + 1;
 	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_submit, &args), -ENOENT);
 	args.exec_queue_id = queue;
@@ -504,7 +512,10 @@ static void uapi_test_submit_args(struct kunit *test)
 	cmd.handle = bo + 1;
 	KUNIT_EXPECT_EQ(test, submit(test, queue, &cmd, 1), -ENOENT);
 	cmd.handle = bo;
+	/* A WRITE stores 32 bits: a value that does not fit is refused */
 	cmd.value = 0x1234567800c0ffeeULL;
+	KUNIT_EXPECT_EQ(test, submit(test, queue, &cmd, 1), -EINVAL);
+	cmd.value = 0x00c0ffee;
 	KUNIT_EXPECT_EQ(test, submit(test, queue, &cmd, 1), 0);
 
 	KUNIT_EXPECT_EQ(test, wait_bo(test, bo, ktime_get_ns() + NSEC_PER_SEC),
