@@ -159,7 +159,7 @@ static void engine_reset_locked(struct simgpu_engine *eng,
 			dma_fence_set_error(&job->hw_fence->base, error);
 		} else {
 			/* Still in the FIFO: make it a no-op */
-			WRITE_ONCE(job->batch[0], SIMGPU_CMD_END);
+			WRITE_ONCE(job->batch[0], cpu_to_le32(SIMGPU_CMD_END));
 			dma_fence_set_error(&job->hw_fence->base, -ECANCELED);
 		}
 	}

@@ -7,6 +7,7 @@
 #include <linux/fs.h>
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
+#include <linux/pagemap.h>
 #include <linux/sched.h>
 #include <linux/shmem_fs.h>
 #include <linux/shrinker.h>
@@ -326,6 +327,14 @@ int simgpu_ioctl_gem_create(struct drm_device *drm, void *data,
 			atomic64_sub(size, &sdev->vram_used);
 		return PTR_ERR(shmem);
 	}
+
+	/*
+	 * The device reaches memory by the physical address of lowmem
+	 * (simgpu_hw.h): on 32-bit machines the pages must not be highmem.
+	 */
+	mapping_set_gfp_mask(shmem->base.filp->f_mapping,
+			     mapping_gfp_mask(shmem->base.filp->f_mapping) &
+			     ~__GFP_HIGHMEM);
 
 	/* From here on the free callback returns the reservation */
 	bo = to_simgpu_bo(&shmem->base);

@@ -138,7 +138,7 @@ VISIBLE_IF_KUNIT unsigned int simgpu_job_build_batch(struct simgpu_job *job,
 						     u32 num_cmds,
 						     struct drm_gem_object **objs)
 {
-	u32 *batch = job->batch;
+	__le32 *batch = job->batch;
 	unsigned int w = 0;
 	u32 i;
 
@@ -152,26 +152,26 @@ VISIBLE_IF_KUNIT unsigned int simgpu_job_build_batch(struct simgpu_job *job,
 
 		switch (cmd->op) {
 		case DRM_SIMGPU_CMD_BUSY:
-			batch[w++] = SIMGPU_CMD_BUSY;
-			batch[w++] = lower_32_bits(cmd->value);
-			batch[w++] = upper_32_bits(cmd->value);
+			batch[w++] = cpu_to_le32(SIMGPU_CMD_BUSY);
+			batch[w++] = cpu_to_le32(lower_32_bits(cmd->value));
+			batch[w++] = cpu_to_le32(upper_32_bits(cmd->value));
 			break;
 		case DRM_SIMGPU_CMD_HANG:
-			batch[w++] = SIMGPU_CMD_HANG;
+			batch[w++] = cpu_to_le32(SIMGPU_CMD_HANG);
 			break;
 		case DRM_SIMGPU_CMD_WRITE:
 			/* Pinned: the pages cannot go away */
 			shmem = to_drm_gem_shmem_obj(objs[i]);
 			addr = page_to_phys(shmem->pages[cmd->offset >> PAGE_SHIFT]) +
 			       offset_in_page(cmd->offset);
-			batch[w++] = SIMGPU_CMD_WRITE32;
-			batch[w++] = lower_32_bits(addr);
-			batch[w++] = upper_32_bits(addr);
-			batch[w++] = lower_32_bits(cmd->value);
+			batch[w++] = cpu_to_le32(SIMGPU_CMD_WRITE32);
+			batch[w++] = cpu_to_le32(lower_32_bits(addr));
+			batch[w++] = cpu_to_le32(upper_32_bits(addr));
+			batch[w++] = cpu_to_le32(lower_32_bits(cmd->value));
 			break;
 		}
 	}
-	batch[w++] = SIMGPU_CMD_END;
+	batch[w++] = cpu_to_le32(SIMGPU_CMD_END);
 
 	return w;
 }
@@ -272,7 +272,7 @@ static int job_prepare(struct simgpu_job *job, struct drm_file *file,
 
 	job->bos = kvcalloc(args->num_cmds + args->num_bo_handles,
 			    sizeof(*job->bos), GFP_KERNEL);
-	job->batch = kmalloc_array(SIMGPU_BATCH_MAX_WORDS, sizeof(u32),
+	job->batch = kmalloc_array(SIMGPU_BATCH_MAX_WORDS, sizeof(*job->batch),
 				   GFP_KERNEL);
 	job->hw_fence = simgpu_fence_alloc();
 	if (!job->bos || !job->batch || !job->hw_fence)

@@ -27,8 +27,9 @@ struct simgpu_queue;
  * @aborted: the job will never write @seqno: a reset aborted it or the
  *	hardware lost it; set under &simgpu_engine.lock before the job leaves
  *	the in-flight list
- * @batch: the hardware batch (SIMGPU_CMD_*), physically contiguous; must
- *	live until the job completed or its engine was reset
+ * @batch: the hardware batch (SIMGPU_CMD_*, little endian words),
+ *	physically contiguous; must live until the job completed or its engine
+ *	was reset
  * @bos: buffers the job writes (first @num_pinned, their pages pinned) and
  *	those named in bo_handles, each referenced once
  * @num_bos: number of entries in @bos
@@ -42,7 +43,7 @@ struct simgpu_job {
 	bool hw_fence_armed;
 	u32 seqno;
 	bool aborted;
-	u32 *batch;
+	__le32 *batch;
 	struct drm_gem_object **bos;
 	unsigned int num_bos;
 	unsigned int num_pinned;

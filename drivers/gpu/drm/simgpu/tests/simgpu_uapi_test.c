@@ -625,7 +625,7 @@ static unsigned int bad_batch(struct simgpu_job *job,
 			      const struct drm_simgpu_cmd *cmds, u32 num_cmds,
 			      struct drm_gem_object **objs)
 {
-	job->batch[0] = 0xbad;
+	job->batch[0] = cpu_to_le32(0xbad);
 	return 1;
 }
 
