@@ -347,11 +347,18 @@ struct drm_simgpu_gem_madvise {
  *	32 bits, to the buffer &drm_simgpu_cmd.handle at byte
  *	&drm_simgpu_cmd.offset, which must be 4-byte aligned and inside the
  *	buffer.
+ * @DRM_SIMGPU_CMD_IDLE: switch the job's context out for
+ *	&drm_simgpu_cmd.value nanoseconds (at most one second per command),
+ *	then back in and go on. The context gains no engine time meanwhile and
+ *	the engine runs nothing else: jobs queued behind on it wait. With BUSY
+ *	it gives a duty cycle on the GPU's own clock, which a queue of work
+ *	keeps exact however late the submitter runs.
  */
 enum drm_simgpu_cmd_op {
 	DRM_SIMGPU_CMD_BUSY = 1,
 	DRM_SIMGPU_CMD_HANG = 2,
 	DRM_SIMGPU_CMD_WRITE = 3,
+	DRM_SIMGPU_CMD_IDLE = 4,
 };
 
 /**
@@ -391,7 +398,7 @@ struct drm_simgpu_cmd {
  *   %DRM_SIMGPU_MAX_BO_HANDLES or @num_in_syncs larger than
  *   %DRM_SIMGPU_MAX_IN_SYNCS; a command has an unknown
  *   &drm_simgpu_cmd.op or a non-zero field its op does not use; a BUSY
- *   lasts more than one second; a WRITE's value does not fit in 32 bits,
+ *   or IDLE lasts more than one second; a WRITE's value does not fit in 32 bits,
  *   its offset is not 4-byte aligned or not inside the buffer, or its
  *   buffer is not a simgpu buffer of this device (an imported one) or was
  *   purged.

@@ -321,7 +321,8 @@ u32 simgpu_ctx_seqno(const struct simgpu_ctx *ctx)
 
 /*
  * Fold the context resident on each engine, whoever it belongs to. Returns
- * whether any engine had one.
+ * whether any engine had one, or is in an IDLE command: its context comes
+ * back without a submission.
  */
 static bool fold_resident(struct simgpu_device *sdev)
 {
@@ -335,8 +336,12 @@ static bool fold_resident(struct simgpu_device *sdev)
 				       RING_CURRENT_CTX);
 		struct simgpu_ctx *ctx;
 
-		if (!id)
+		if (!id) {
+			if (simgpu_read32(sdev, SIMGPU_ENGINE_BASE(e) +
+					  RING_STATUS) & RING_STATUS_IDLE_WAIT)
+				resident = true;
 			continue;
+		}
 		resident = true;
 		/* A dead context is skipped under its client's lock. */
 		ctx = xa_load(&mgr->xa, id);

@@ -34,7 +34,7 @@
  * Resets: an engine that halts on an error raises RING_IRQ_ERROR, and the
  * interrupt handler resets it at once. When a job did not complete within
  * the timeout, the timeout handler looks at the engine: if it is still
- * making progress (busy, not hung), nothing is done and the timer restarts,
+ * making progress (busy or in an IDLE command, not hung), nothing is done and the timer restarts,
  * so long BUSY jobs are not killed; if it is hung (or halted), it is reset.
  * Both read the engine's status before they look at completions, so a job
  * that completes just as its engine is found stuck is never failed or
@@ -311,7 +311,7 @@ VISIBLE_IF_KUNIT bool simgpu_engine_check_hang(struct simgpu_engine *eng,
 		return true;
 	}
 
-	if (!(status & RING_STATUS_BUSY) &&
+	if (!(status & (RING_STATUS_BUSY | RING_STATUS_IDLE_WAIT)) &&
 	    engine_read(eng, RING_SUBMIT_FREE) == RING_SUBMIT_FIFO_DEPTH) {
 		drm_err(&eng->sdev->drm, "%s: lost jobs\n", eng->name);
 		list_for_each_entry_safe(job, tmp, &eng->inflight, link) {

@@ -23,8 +23,10 @@
  * RING_SUBMIT. Descriptors wait in a FIFO of RING_SUBMIT_FIFO_DEPTH entries
  * (RING_SUBMIT_FREE is the number of free slots) and run in order. A batch
  * is a stream of SIMGPU_CMD_* words: BUSY keeps the engine busy for a number
- * of nanoseconds, HANG never completes, WRITE32 stores a value at a physical
- * address and END completes the batch: the engine writes the seqno into
+ * of nanoseconds, IDLE switches the context out for a number of nanoseconds
+ * (the engine idles with RING_STATUS_IDLE_WAIT set, descriptors behind it
+ * wait) and back in, HANG never completes, WRITE32 stores a value at a
+ * physical address and END completes the batch: the engine writes the seqno into
  * CTX_IMG_SEQNO of the context image and raises RING_IRQ_COMPLETE. Malformed
  * batches halt the engine with RING_STATUS_ERROR, see simgpu_regs.h.
  * RING_RESET aborts the running batch without writing its seqno, switches
@@ -369,6 +371,11 @@ static void simgpu_hw_engine_exec(struct simgpu_hw_engine *e)
 	__le32 *cmd, *dst;
 	u64 arg;
 
+	/* The end of an IDLE: the context comes back (checked at submission) */
+	if (!e->ctx_img)
+		simgpu_hw_engine_switch_in(e, simgpu_hw_map(e->cur.ctx,
+							    CTX_IMG_SIZE), t);
+
 	for (;;) {
 		cmd = simgpu_hw_engine_fetch(e, 1);
 		if (!cmd)
@@ -389,6 +396,18 @@ static void simgpu_hw_engine_exec(struct simgpu_hw_engine *e)
 			e->pc += 3;
 			if (!arg)
 				break;
+			if (check_add_overflow(t, arg, &e->wait_until))
+				e->wait_until = SIMGPU_NEVER - 1;
+			return;
+		case SIMGPU_CMD_IDLE:
+			cmd = simgpu_hw_engine_fetch(e, 3);
+			if (!cmd)
+				goto fault;
+			arg = simgpu_cmd_u64(cmd, 1);
+			e->pc += 3;
+			if (!arg)
+				break;
+			simgpu_hw_engine_switch_out(e, t);
 			if (check_add_overflow(t, arg, &e->wait_until))
 				e->wait_until = SIMGPU_NEVER - 1;
 			return;
@@ -602,6 +621,8 @@ static u32 simgpu_hw_engine_read(struct simgpu_hw_engine *e, u32 reg)
 	case RING_SUBMIT_FREE:
 		return RING_SUBMIT_FIFO_DEPTH - e->fifo_count;
 	case RING_STATUS:
+		if (e->running && !e->ctx_img)
+			return RING_STATUS_IDLE_WAIT;
 		return (e->ctx_img ? RING_STATUS_BUSY : 0) | e->halt;
 	case RING_IRQ_REASON:
 		return e->irq_reason;

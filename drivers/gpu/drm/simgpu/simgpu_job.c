@@ -89,6 +89,7 @@ static int job_check_cmds(struct simgpu_job *job, struct drm_file *file,
 
 		switch (cmd->op) {
 		case DRM_SIMGPU_CMD_BUSY:
+		case DRM_SIMGPU_CMD_IDLE:
 			if (cmd->handle || cmd->offset ||
 			    cmd->value > NSEC_PER_SEC)
 				return -EINVAL;
@@ -152,7 +153,10 @@ VISIBLE_IF_KUNIT unsigned int simgpu_job_build_batch(struct simgpu_job *job,
 
 		switch (cmd->op) {
 		case DRM_SIMGPU_CMD_BUSY:
-			batch[w++] = cpu_to_le32(SIMGPU_CMD_BUSY);
+		case DRM_SIMGPU_CMD_IDLE:
+			batch[w++] = cpu_to_le32(cmd->op == DRM_SIMGPU_CMD_BUSY ?
+						 SIMGPU_CMD_BUSY :
+						 SIMGPU_CMD_IDLE);
 			batch[w++] = cpu_to_le32(lower_32_bits(cmd->value));
 			batch[w++] = cpu_to_le32(upper_32_bits(cmd->value));
 			break;

@@ -64,6 +64,7 @@
 #define   RING_STATUS_BUSY		BIT(0)	/* a context is resident */
 #define   RING_STATUS_HUNG		BIT(1)	/* executing a HANG command */
 #define   RING_STATUS_ERROR		BIT(2)	/* halted on a bad command or address */
+#define   RING_STATUS_IDLE_WAIT		BIT(3)	/* in an IDLE, context switched out */
 #define RING_IRQ_REASON			0x34	/* RW1C */
 #define   RING_IRQ_COMPLETE		BIT(0)	/* a batch completed */
 #define   RING_IRQ_CTX_SWITCH		BIT(1)	/* a context was switched out */
@@ -94,6 +95,7 @@
 #define SIMGPU_CMD_BUSY			0x01	/* +2 words: ns lo, hi */
 #define SIMGPU_CMD_HANG			0x02	/* never completes */
 #define SIMGPU_CMD_WRITE32		0x03	/* +3 words: addr lo, hi, value */
+#define SIMGPU_CMD_IDLE			0x04	/* +2 words: ns lo, hi */
 #define SIMGPU_BATCH_MAX_WORDS		1024
 
 /*

@@ -563,6 +563,62 @@ static void simgpu_hw_test_two_contexts(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ctx_time(hw, a) + ctx_time(hw, b), 6000);
 }
 
+/*
+ * IDLE switches its context out for its duration: the context gains no
+ * time, the engine reports RING_STATUS_IDLE_WAIT, and a descriptor queued
+ * behind waits for the batch to end.
+ */
+static void simgpu_hw_test_idle(struct kunit *test)
+{
+	struct simgpu_hw_test *t = test->priv;
+	__le32 *a = test_ctx(t, 1, 0), *b = test_ctx(t, 2, 0);
+	__le32 *paced = batch_begin(t);
+	__le32 *b1000;
+	struct simgpu_hw *hw;
+
+	/* A: busy 0-1000, idle 1000-3000, busy 3000-4000 */
+	emit_busy(t, 1000);
+	emit(t, SIMGPU_CMD_IDLE);
+	emit(t, 2000);
+	emit(t, 0);
+	emit_busy(t, 1000);
+	emit(t, SIMGPU_CMD_END);
+	b1000 = busy_batch(t, 1000);
+	hw = test_create(t, TEST_1GHZ, 0, true);
+
+	submit(hw, VCS1, a, paced, 1);
+	submit(hw, VCS1, b, b1000, 2);
+
+	clock_set(t, 2000);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, VCS1, RING_STATUS),
+			RING_STATUS_IDLE_WAIT);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, VCS1, RING_CURRENT_CTX), 0);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, VCS1, RING_IRQ_REASON),
+			RING_IRQ_CTX_SWITCH);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_STATUS), 0);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_SWITCH_COUNT), 2);
+	KUNIT_EXPECT_EQ(test, ctx_time(hw, a), 1000);
+	/* B waits behind A's batch */
+	KUNIT_EXPECT_EQ(test, img_rd(b, CTX_IMG_SWITCH_COUNT), 0);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, VCS1, RING_SUBMIT_FREE),
+			RING_SUBMIT_FIFO_DEPTH - 1);
+
+	clock_set(t, 3500);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, VCS1, RING_STATUS), RING_STATUS_BUSY);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, VCS1, RING_CURRENT_CTX), 1);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_SWITCH_COUNT), 3);
+	KUNIT_EXPECT_EQ(test, ctx_time(hw, a), 1500);
+
+	clock_set(t, 100000);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, VCS1, RING_STATUS), 0);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_SEQNO), 1);
+	KUNIT_EXPECT_EQ(test, img_rd(b, CTX_IMG_SEQNO), 2);
+	KUNIT_EXPECT_EQ(test, ctx_time(hw, a), 2000);
+	KUNIT_EXPECT_EQ(test, ctx_time(hw, b), 1000);
+	/* B ran right after A's batch ended, at 4000 */
+	KUNIT_EXPECT_EQ(test, img_rd(b, CTX_IMG_SWITCH_COUNT), 2);
+}
+
 static void simgpu_hw_test_write32(struct kunit *test)
 {
 	struct simgpu_hw_test *t = test->priv;
@@ -912,6 +968,7 @@ static struct kunit_case simgpu_hw_test_cases[] = {
 	KUNIT_CASE(simgpu_hw_test_exact_accounting),
 	KUNIT_CASE(simgpu_hw_test_exact_accounting_19_2mhz),
 	KUNIT_CASE(simgpu_hw_test_two_contexts),
+	KUNIT_CASE(simgpu_hw_test_idle),
 	KUNIT_CASE(simgpu_hw_test_write32),
 	KUNIT_CASE(simgpu_hw_test_hang_reset),
 	KUNIT_CASE(simgpu_hw_test_fifo),

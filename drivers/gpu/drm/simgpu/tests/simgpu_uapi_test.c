@@ -494,12 +494,17 @@ static void uapi_test_submit_args(struct kunit *test)
 	/* Commands */
 	cmd = (struct drm_simgpu_cmd){ .op = 0 };
 	KUNIT_EXPECT_EQ(test, submit(test, queue, &cmd, 1), -EINVAL);
-	cmd = (struct drm_simgpu_cmd){ .op = 4 };
+	cmd = (struct drm_simgpu_cmd){ .op = DRM_SIMGPU_CMD_IDLE + 1 };
 	KUNIT_EXPECT_EQ(test, submit(test, queue, &cmd, 1), -EINVAL);
 	cmd = (struct drm_simgpu_cmd){ .op = DRM_SIMGPU_CMD_BUSY,
 				       .value = NSEC_PER_SEC + 1 };
 	KUNIT_EXPECT_EQ(test, submit(test, queue, &cmd, 1), -EINVAL);
 	cmd = (struct drm_simgpu_cmd){ .op = DRM_SIMGPU_CMD_BUSY, .handle = bo };
+	KUNIT_EXPECT_EQ(test, submit(test, queue, &cmd, 1), -EINVAL);
+	cmd = (struct drm_simgpu_cmd){ .op = DRM_SIMGPU_CMD_IDLE,
+				       .value = NSEC_PER_SEC + 1 };
+	KUNIT_EXPECT_EQ(test, submit(test, queue, &cmd, 1), -EINVAL);
+	cmd = (struct drm_simgpu_cmd){ .op = DRM_SIMGPU_CMD_IDLE, .offset = 4 };
 	KUNIT_EXPECT_EQ(test, submit(test, queue, &cmd, 1), -EINVAL);
 	cmd = (struct drm_simgpu_cmd){ .op = DRM_SIMGPU_CMD_HANG, .value = 1 };
 	KUNIT_EXPECT_EQ(test, submit(test, queue, &cmd, 1), -EINVAL);
