@@ -5,10 +5,19 @@
  * Copyright (c) 2026 The simgpu authors
  *
  * Forks one process per client, each with its own open() of the simgpu
- * render node and its own exec queues. Every period, each queue gets a BUSY
- * job of duty * period; at most two jobs per queue are in flight. Once all
- * clients are open and submitting, one line "client <pid> <fd>" per client
- * is printed on stdout, so that tools can find their fdinfo.
+ * render node and its own exec queues. The duty cycle is paced on the GPU's
+ * own clock: every period of every queue is a BUSY command of duty * period
+ * followed by an IDLE command of the rest, which switches the context out.
+ * Each job covers about BATCH_NS of periods and about AHEAD_NS of them are
+ * kept queued, so the load stays exact while the submitter waits for a CPU
+ * for up to that long. Once all clients are open and submitting, one line
+ * "client <pid> <fd>" per client is printed on stdout, so that tools can
+ * find their fdinfo.
+ *
+ * A client whose queue ran dry (the GPU idled because the submitter was
+ * late) says so on stderr when it exits: its duty cycle was low meanwhile.
+ * SIGINT or SIGTERM ends the load early: the clients let their queued jobs
+ * finish and exit with status 0, as at the end of --seconds.
  */
 
 #define _GNU_SOURCE
@@ -16,6 +25,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -26,7 +36,6 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <linux/compiler.h>
@@ -36,7 +45,14 @@
 #define MAX_QUEUES	64
 #define MAX_CLIENTS	256
 #define MAX_ALLOCS	32
-#define IN_FLIGHT	2
+#define MAX_PERIOD_MS	60000
+/* A job covers about this much GPU time */
+#define BATCH_NS	(50 * 1000000ULL)
+/* GPU time kept queued on each exec queue */
+#define AHEAD_NS	(250 * 1000000ULL)
+/* Jobs in flight per exec queue, each with its syncobj */
+#define MAX_IN_FLIGHT	8
+#define NSEC_PER_SEC	1000000000ULL
 
 static const char *const class_names[DRM_SIMGPU_ENGINE_CLASS_COUNT] = {
 	"rcs", "bcs", "vcs", "vecs", "ccs",
@@ -79,13 +95,15 @@ static void print_help(FILE *f)
 		"  --class      engine class to load (default rcs)\n"
 		"  --instance   engine instance (default: any, spread by the driver)\n"
 		"  --duty       busy percentage of each period, 0-100 (default 50)\n"
-		"  --period-ms  period in milliseconds (default 10)\n"
+		"  --period-ms  period in milliseconds (default 10, at most %d)\n"
 		"  --seconds    duration in seconds (default 5)\n"
 		"  --queues     exec queues per client (default 1, at most %d)\n"
 		"  --clients    client processes, each with its own fd (default 1, at most %d)\n"
 		"  --alloc      allocate and touch a buffer in REGION (memory or vram0)\n"
-		"               of BYTES bytes, with an optional K, M or G suffix\n",
-		prog, MAX_QUEUES, MAX_CLIENTS);
+		"               of BYTES bytes, with an optional K, M or G suffix\n"
+		"\n"
+		"SIGINT or SIGTERM ends the load early, with status 0.\n",
+		prog, MAX_PERIOD_MS, MAX_QUEUES, MAX_CLIENTS);
 }
 
 static void __noreturn __printf(1, 2) bad_usage(const char *fmt, ...)
@@ -225,7 +243,7 @@ static void parse_args(int argc, char **argv)
 			break;
 		case 'p':
 			opt.period_ms = parse_double("period-ms", optarg, 0.001,
-						     1000000);
+						     MAX_PERIOD_MS);
 			break;
 		case 's':
 			opt.seconds = parse_double("seconds", optarg, 0,
@@ -255,24 +273,13 @@ static void parse_args(int argc, char **argv)
 		bad_usage("unexpected argument '%s'", argv[optind]);
 }
 
-static uint64_t now_ns(void)
+/* Set by SIGINT or SIGTERM: stop submitting, let the queued jobs finish */
+static atomic_bool stopping;
+
+static void on_stop(int sig)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
-static void sleep_until(uint64_t t)
-{
-	struct timespec ts = {
-		.tv_sec = t / 1000000000ULL,
-		.tv_nsec = t % 1000000000ULL,
-	};
-
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
-	       EINTR)
-		;
+	(void)sig;
+	atomic_store(&stopping, true);
 }
 
 static int xioctl(int fd, unsigned long req, void *arg)
@@ -313,46 +320,87 @@ static int open_simgpu(void)
 
 struct queue {
 	uint32_t id;
-	uint32_t syncs[IN_FLIGHT];
+	uint32_t syncs[MAX_IN_FLIGHT];
 	unsigned int next;
+	bool submitted;
+	unsigned long starved;
 };
 
-static void wait_sync(int fd, uint32_t handle)
+/* Wait for syncobj @handle; with @poll only check: false if not signalled */
+static bool wait_sync(int fd, uint32_t handle, bool poll)
 {
 	struct drm_syncobj_wait w = {
 		.handles = (uintptr_t)&handle,
 		.count_handles = 1,
-		.timeout_nsec = INT64_MAX,
+		.timeout_nsec = poll ? 0 : INT64_MAX,
 	};
 
-	if (xioctl(fd, DRM_IOCTL_SYNCOBJ_WAIT, &w))
-		die("DRM_IOCTL_SYNCOBJ_WAIT");
+	if (!xioctl(fd, DRM_IOCTL_SYNCOBJ_WAIT, &w))
+		return true;
+	if (poll && errno == ETIME)
+		return false;
+	die("DRM_IOCTL_SYNCOBJ_WAIT");
 }
 
-/* Submit a BUSY job of @busy_ns on @q, waiting for the oldest job first */
-static void submit_busy(int fd, struct queue *q, uint64_t busy_ns)
+/* Append @ns of @op to @cmds, one command per second at most */
+static uint32_t add_cmds(struct drm_simgpu_cmd *cmds, uint32_t n, uint32_t op,
+			 uint64_t ns)
 {
-	struct drm_simgpu_cmd cmds[64];
+	while (ns) {
+		uint64_t chunk = ns > NSEC_PER_SEC ? NSEC_PER_SEC : ns;
+
+		cmds[n].op = op;
+		cmds[n].value = chunk;
+		n++;
+		ns -= chunk;
+	}
+	return n;
+}
+
+/*
+ * Queue a job of @periods periods on @q, once the job that used its syncobj
+ * @in_flight jobs ago has completed.
+ */
+static void submit_periods(int fd, struct queue *q, unsigned int in_flight,
+			   const struct drm_simgpu_cmd *period,
+			   uint32_t period_cmds, unsigned int periods,
+			   struct drm_simgpu_cmd *cmds)
+{
+	unsigned int prev = (q->next + in_flight - 1) % in_flight;
 	struct drm_simgpu_submit s = {
 		.exec_queue_id = q->id,
 		.cmds = (uintptr_t)cmds,
+		.out_sync = q->syncs[q->next],
 	};
-	uint32_t sync = q->syncs[q->next];
+	unsigned int i;
 
-	memset(cmds, 0, sizeof(cmds));
-	while (busy_ns && s.num_cmds < 64) {
-		uint64_t ns = busy_ns > 1000000000ULL ? 1000000000ULL : busy_ns;
+	for (i = 0; i < periods; i++)
+		memcpy(&cmds[i * period_cmds], period,
+		       period_cmds * sizeof(*period));
+	s.num_cmds = periods * period_cmds;
 
-		cmds[s.num_cmds].op = DRM_SIMGPU_CMD_BUSY;
-		cmds[s.num_cmds].value = ns;
-		s.num_cmds++;
-		busy_ns -= ns;
-	}
-	wait_sync(fd, sync);
-	s.out_sync = sync;
+	wait_sync(fd, q->syncs[q->next], false);
+	/* All queued work done before this job: the engine idled for us */
+	if (q->submitted && wait_sync(fd, q->syncs[prev], true))
+		q->starved++;
 	if (xioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s))
 		die("DRM_IOCTL_SIMGPU_SUBMIT");
-	q->next = (q->next + 1) % IN_FLIGHT;
+	q->submitted = true;
+	q->next = (q->next + 1) % in_flight;
+}
+
+static uint32_t query_max_cmds(int fd)
+{
+	struct drm_simgpu_query_config config = {};
+	struct drm_simgpu_query q = {
+		.type = DRM_SIMGPU_QUERY_CONFIG,
+		.size = sizeof(config),
+		.data = (uintptr_t)&config,
+	};
+
+	if (xioctl(fd, DRM_IOCTL_SIMGPU_QUERY, &q))
+		die("DRM_IOCTL_SIMGPU_QUERY");
+	return config.max_cmds;
 }
 
 static void alloc_buffers(int fd)
@@ -391,20 +439,48 @@ struct ready {
 
 static void __noreturn client(int ready_fd)
 {
-	uint64_t period = opt.period_ms * 1000000.0;
-	uint64_t busy = period * opt.duty / 100.0;
+	uint64_t period_ns = opt.period_ms * 1e6;
+	uint64_t busy = period_ns * opt.duty / 100.0;
+	uint64_t total = opt.seconds * 1e9 / period_ns + 0.5;
+	struct drm_simgpu_cmd period[2 * MAX_PERIOD_MS / 1000 + 2] = {};
 	struct queue queues[MAX_QUEUES] = {};
 	struct ready r = { .pid = getpid() };
-	uint64_t start, end, deadline;
-	unsigned int i, j;
+	unsigned int in_flight, per_job, i, j;
+	uint32_t period_cmds, max_cmds;
+	unsigned long starved = 0;
+	struct drm_simgpu_cmd *cmds;
+	uint64_t done = 0;
 	int fd;
 
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (!total)
+		total = 1;
 
 	fd = open_simgpu();
 	if (fd < 0)
 		die("no simgpu render node in /dev/dri");
 	r.fd = fd;
+
+	/* One period: BUSY for the duty, IDLE for the rest */
+	period_cmds = add_cmds(period, 0, DRM_SIMGPU_CMD_BUSY, busy);
+	period_cmds = add_cmds(period, period_cmds, DRM_SIMGPU_CMD_IDLE,
+			       period_ns - busy);
+	max_cmds = query_max_cmds(fd);
+	if (!period_cmds || period_cmds > max_cmds) {
+		errno = EINVAL;
+		die("a period of %g ms does not fit in a job", opt.period_ms);
+	}
+	per_job = BATCH_NS / period_ns;
+	if (per_job > max_cmds / period_cmds)
+		per_job = max_cmds / period_cmds;
+	if (!per_job)
+		per_job = 1;
+	in_flight = AHEAD_NS / (per_job * period_ns) + 2;
+	if (in_flight > MAX_IN_FLIGHT)
+		in_flight = MAX_IN_FLIGHT;
+	cmds = calloc(per_job * period_cmds, sizeof(*cmds));
+	if (!cmds)
+		die("calloc");
 
 	alloc_buffers(fd);
 	for (i = 0; i < opt.queues; i++) {
@@ -419,7 +495,7 @@ static void __noreturn client(int ready_fd)
 			    opt.instance == DRM_SIMGPU_ENGINE_INSTANCE_ANY ?
 			    "" : " (no such instance?)");
 		queues[i].id = c.exec_queue_id;
-		for (j = 0; j < IN_FLIGHT; j++) {
+		for (j = 0; j < in_flight; j++) {
 			struct drm_syncobj_create sc = {
 				.flags = DRM_SYNCOBJ_CREATE_SIGNALED,
 			};
@@ -430,13 +506,14 @@ static void __noreturn client(int ready_fd)
 		}
 	}
 
-	start = now_ns();
-	end = start + (uint64_t)(opt.seconds * 1e9);
-	deadline = start;
-	for (;;) {
-		if (busy)
-			for (i = 0; i < opt.queues; i++)
-				submit_busy(fd, &queues[i], busy);
+	/* Waiting for room in the queues paces the submitter */
+	while (done < total && !atomic_load(&stopping)) {
+		unsigned int n = total - done < per_job ? total - done : per_job;
+
+		for (i = 0; i < opt.queues; i++)
+			submit_periods(fd, &queues[i], in_flight, period,
+				       period_cmds, n, cmds);
+		done += n;
 		if (ready_fd >= 0) {
 			/* Open and submitting: tell the parent */
 			if (write(ready_fd, &r, sizeof(r)) != sizeof(r))
@@ -444,18 +521,33 @@ static void __noreturn client(int ready_fd)
 			close(ready_fd);
 			ready_fd = -1;
 		}
-		deadline += period;
-		if (deadline >= end)
-			break;
-		sleep_until(deadline);
 	}
-	sleep_until(end);
 
 	/* Let the last jobs finish so the load stops when we say it does */
-	for (i = 0; i < opt.queues; i++)
-		for (j = 0; j < IN_FLIGHT; j++)
-			wait_sync(fd, queues[i].syncs[j]);
+	for (i = 0; i < opt.queues; i++) {
+		for (j = 0; j < in_flight; j++)
+			wait_sync(fd, queues[i].syncs[j], false);
+		starved += queues[i].starved;
+	}
+	if (starved)
+		fprintf(stderr,
+			"%s[%d]: the GPU ran out of queued work %lu times: the submitter ran late, the duty cycle was low meanwhile\n",
+			prog, (int)getpid(), starved);
+	free(cmds);
 	exit(0);
+}
+
+/* Pass a SIGINT or SIGTERM of the parent on to the clients, once */
+static void forward_stop(const pid_t *pids, unsigned int n)
+{
+	static bool forwarded;
+	unsigned int i;
+
+	if (!atomic_load(&stopping) || forwarded)
+		return;
+	for (i = 0; i < n; i++)
+		kill(pids[i], SIGTERM);
+	forwarded = true;
 }
 
 int main(int argc, char **argv)
@@ -467,6 +559,10 @@ int main(int argc, char **argv)
 	int status, ret = 0;
 
 	parse_args(argc, argv);
+
+	/* No SA_RESTART: a blocked read() or waitpid() returns */
+	sigaction(SIGINT, &(struct sigaction){ .sa_handler = on_stop }, NULL);
+	sigaction(SIGTERM, &(struct sigaction){ .sa_handler = on_stop }, NULL);
 
 	if (pipe(pipefd))
 		die("pipe");
@@ -486,6 +582,7 @@ int main(int argc, char **argv)
 		ssize_t len = read(pipefd[0], &r[n], sizeof(r[n]));
 
 		if (len == -1 && errno == EINTR) {
+			forward_stop(pids, opt.clients);
 			n--;
 			continue;
 		}
@@ -503,8 +600,12 @@ int main(int argc, char **argv)
 		ret = 1;
 	}
 	for (i = 0; i < opt.clients; i++) {
-		if (waitpid(pids[i], &status, 0) < 0 ||
-		    !WIFEXITED(status) || WEXITSTATUS(status))
+		pid_t pid;
+
+		while ((pid = waitpid(pids[i], &status, 0)) < 0 &&
+		       errno == EINTR)
+			forward_stop(pids, opt.clients);
+		if (pid < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
 			ret = 1;
 	}
 
