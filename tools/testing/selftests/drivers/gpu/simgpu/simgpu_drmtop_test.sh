@@ -21,13 +21,32 @@ t() {
 	fi
 }
 
+# wait_lines FILE N PID: wait until FILE has N lines, while process PID
+# lives, for at most 60 s
+wait_lines() {
+	i=0
+	while [ "$(wc -l < "$1")" -lt "$2" ] && kill -0 "$3" 2> /dev/null &&
+	      [ $i -lt 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ "$(wc -l < "$1")" -ge "$2" ]
+}
+
 # rcs: one queue at 40 %; ccs: four queues at 60 % over its four engines.
-simgpu-load --class rcs --duty 40 --seconds 10 > "$tmp/rcs" &
-simgpu-load --class ccs --duty 60 --queues 4 --seconds 10 > "$tmp/ccs" &
-sleep 1
+# The loads run until every check that needs them is done; they are paced
+# on the GPU's clock, with work queued ahead, so that drmtop's scans of
+# /proc (or a busy host) delaying their submitters do not change them.
+simgpu-load --class rcs --duty 40 --seconds 120 \
+	> "$tmp/rcs" 2> "$tmp/rcs.err" &
+rcs_load=$!
+simgpu-load --class ccs --duty 60 --queues 4 --seconds 120 \
+	> "$tmp/ccs" 2> "$tmp/ccs.err" &
+ccs_load=$!
+wait_lines "$tmp/rcs" 1 $rcs_load && wait_lines "$tmp/ccs" 1 $ccs_load
+t $? "simgpu-load prints its clients once they submit"
 rcs=$(head -n 1 "$tmp/rcs")
 ccs=$(head -n 1 "$tmp/ccs")
-t "$([ -n "$rcs" ] && [ -n "$ccs" ]; echo $?)" "simgpu-load prints its clients"
 
 # A process that holds a simgpu fd for 1.5 s and then lives on without it.
 node=$(ls /dev/dri/renderD* | head -n 1)
@@ -56,10 +75,7 @@ sys.exit(0 if 1 in refreshes and 4 not in refreshes else 1)
 PY
 t $? "a client whose fd was closed is listed first, then no more"
 
-# The last three refreshes each cover a window of two seconds: the load
-# generator catches up on periods the single CPU made it miss, which can
-# move up to two of its 6-ms jobs across a window's edge, 1.2 points of a
-# 1-s window.
+# The last three refreshes each cover a window of two seconds.
 python3 - "$tmp/json" "${rcs#client }" "${ccs#client }" <<'PY'
 import json, sys
 
@@ -91,5 +107,15 @@ for c in "$rcs" "$ccs"; do
 	sed 's/^/# /' "$tmp/check"
 	t $status "drm-fdinfo-check $2:$3"
 done
+
+# Both loads were still running: end them, which they do cleanly.
+kill -TERM $rcs_load $ccs_load
+wait $rcs_load
+rcs_status=$?
+wait $ccs_load
+ccs_status=$?
+cat "$tmp/rcs.err" "$tmp/ccs.err" | sed 's/^/# /'
+t "$([ $rcs_status = 0 ] && [ $ccs_status = 0 ]; echo $?)" \
+	"simgpu-load ends with status 0 on SIGTERM"
 wait
 exit $fail
