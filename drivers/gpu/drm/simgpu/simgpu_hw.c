@@ -130,7 +130,7 @@
 /* Bounds of the real time delay to the next event of an engine */
 #define SIMGPU_TIMER_MIN_NS	(1 * NSEC_PER_USEC)
 #define SIMGPU_TIMER_MIN_FAKE_NS (1 * NSEC_PER_MSEC)
-#define SIMGPU_TIMER_MAX_NS	(3600 * NSEC_PER_SEC)
+#define SIMGPU_TIMER_MAX_NS	(3600ULL * NSEC_PER_SEC)
 
 /* What an engine is given by RING_SUBMIT */
 struct simgpu_desc {

@@ -242,8 +242,8 @@ static void fdinfo_test_idle_output(struct kunit *test)
 	char *expect;
 	u64 t;
 
-	clock_set(ft, 2 * NSEC_PER_SEC);
-	t = ticks(ft, 2 * NSEC_PER_SEC);
+	clock_set(ft, 2ULL * NSEC_PER_SEC);
+	t = ticks(ft, 2ULL * NSEC_PER_SEC);
 	expect = fdinfo_kasprintf(test, GFP_KERNEL,
 				  "drm-driver:\tsimgpu\n"
 				  "drm-client-id:\t%llu\n"
@@ -294,7 +294,7 @@ static void fdinfo_test_running_context(struct kunit *test)
 	unsigned int i;
 
 	clock_set(ft, NSEC_PER_SEC);
-	submit_busy(test, ctx, RCS, 0, 3 * NSEC_PER_SEC);
+	submit_busy(test, ctx, RCS, 0, 3ULL * NSEC_PER_SEC);
 	prev_cycles = fdinfo_value(test, fdinfo_read(test, file), "drm-cycles-rcs");
 	prev_total = fdinfo_value(test, ft->buf, "drm-total-cycles-rcs");
 	KUNIT_EXPECT_EQ(test, prev_cycles, 0);
@@ -314,14 +314,14 @@ static void fdinfo_test_running_context(struct kunit *test)
 	}
 
 	/* Done at exactly 4 s: all of it shows, no completion needed. */
-	clock_set(ft, 4 * NSEC_PER_SEC);
+	clock_set(ft, 4ULL * NSEC_PER_SEC);
 	cycles = fdinfo_value(test, fdinfo_read(test, file), "drm-cycles-rcs");
-	KUNIT_EXPECT_EQ(test, cycles, ticks(ft, 3 * NSEC_PER_SEC));
+	KUNIT_EXPECT_EQ(test, cycles, ticks(ft, 3ULL * NSEC_PER_SEC));
 	KUNIT_EXPECT_EQ(test, fdinfo_value(test, ft->buf, "drm-engine-rcs"),
-			3 * NSEC_PER_SEC);
+			3ULL * NSEC_PER_SEC);
 
 	/* Idle: the counter stays put. */
-	clock_set(ft, 10 * NSEC_PER_SEC);
+	clock_set(ft, 10ULL * NSEC_PER_SEC);
 	KUNIT_EXPECT_EQ(test, fdinfo_value(test, fdinfo_read(test, file),
 					   "drm-cycles-rcs"), cycles);
 }
@@ -346,11 +346,11 @@ static void fdinfo_test_wrap(struct kunit *test)
 	for (i = 0; i < 30; i++)
 		submit_busy(test, ctx, RCS, 0, NSEC_PER_SEC);
 
-	for (now = step; now < 31 * NSEC_PER_SEC; now += step) {
+	for (now = step; now < 31ULL * NSEC_PER_SEC; now += step) {
 		clock_set(ft, now);
 		fold_worker_run(mgr);
 	}
-	clock_set(ft, 31 * NSEC_PER_SEC);
+	clock_set(ft, 31ULL * NSEC_PER_SEC);
 
 	KUNIT_EXPECT_EQ(test, fdinfo_value(test, fdinfo_read(test, file),
 					   "drm-cycles-rcs"),
@@ -397,7 +397,7 @@ static void fdinfo_test_fold_worker_idles(struct kunit *test)
 	KUNIT_EXPECT_TRUE_MSG(test, delayed_work_pending(&mgr->fold_work),
 			      "fold worker stops while a context is resident");
 
-	clock_set(ft, 2 * NSEC_PER_SEC);
+	clock_set(ft, 2ULL * NSEC_PER_SEC);
 	fold_worker_run(mgr);
 	KUNIT_EXPECT_FALSE_MSG(test, delayed_work_pending(&mgr->fold_work),
 			       "fold worker keeps running on an idle GPU");
@@ -408,10 +408,10 @@ static void fdinfo_test_fold_worker_idles(struct kunit *test)
 	submit_busy(test, ctx, RCS, 0, NSEC_PER_SEC);
 	KUNIT_EXPECT_TRUE_MSG(test, delayed_work_pending(&mgr->fold_work),
 			      "a submission does not restart the fold worker");
-	clock_set(ft, 4 * NSEC_PER_SEC);
+	clock_set(ft, 4ULL * NSEC_PER_SEC);
 	KUNIT_EXPECT_EQ(test, fdinfo_value(test, fdinfo_read(test, file),
 					   "drm-cycles-rcs"),
-			ticks(ft, 2 * NSEC_PER_SEC));
+			ticks(ft, 2ULL * NSEC_PER_SEC));
 }
 
 /* A destroyed context's time is in the totals when destroy returns. */
@@ -466,7 +466,7 @@ static void fdinfo_test_capacity(struct kunit *test)
 		ctx[i] = ctx_create(test, file, CCS);
 		submit_busy(test, ctx[i], CCS, i, NSEC_PER_SEC);
 	}
-	clock_set(ft, 3 * NSEC_PER_SEC);
+	clock_set(ft, 3ULL * NSEC_PER_SEC);
 
 	cycles = fdinfo_value(test, fdinfo_read(test, file), "drm-cycles-ccs");
 	total = fdinfo_value(test, ft->buf, "drm-total-cycles-ccs");

@@ -18,7 +18,7 @@
 
 #define TEST_ARENA_SIZE		SZ_32K
 /* Value of the fake clock when the device is created */
-#define TEST_CLOCK_BASE		(5 * NSEC_PER_SEC)
+#define TEST_CLOCK_BASE		(5ULL * NSEC_PER_SEC)
 #define TEST_1GHZ		1000000000
 #define TEST_19_2MHZ		19200000
 
@@ -432,7 +432,7 @@ static void simgpu_hw_test_ctx_timestamp_wrap(struct kunit *test)
 /* 30 back-to-back 1 s batches at 1 GHz, evaluated late in one step */
 static void simgpu_hw_test_exact_accounting(struct kunit *test)
 {
-	const u64 total = 30 * NSEC_PER_SEC;
+	const u64 total = 30ULL * NSEC_PER_SEC;
 	struct simgpu_hw_test *t = test->priv;
 	__le32 *ctx = test_ctx(t, 3, 0);
 	__le32 *batch = busy_batch(t, NSEC_PER_SEC);
@@ -449,9 +449,9 @@ static void simgpu_hw_test_exact_accounting(struct kunit *test)
 			status_resident(RCS0));
 
 	/* Midway: 15 done, the 16th running, no switches in between */
-	clock_set(t, 1000 + 15 * NSEC_PER_SEC + NSEC_PER_SEC / 2);
+	clock_set(t, 1000 + 15ULL * NSEC_PER_SEC + NSEC_PER_SEC / 2);
 	KUNIT_EXPECT_EQ(test, ctx_time(hw, ctx),
-			lower_32_bits(15 * NSEC_PER_SEC + NSEC_PER_SEC / 2));
+			lower_32_bits(15ULL * NSEC_PER_SEC + NSEC_PER_SEC / 2));
 	KUNIT_EXPECT_EQ(test, img_rd(ctx, CTX_IMG_SEQNO), 15);
 	KUNIT_EXPECT_EQ(test, img_rd(ctx, CTX_IMG_SWITCH_COUNT), 1);
 	KUNIT_EXPECT_EQ(test, eng_rd(hw, RCS0, RING_SUBMIT_FREE),
@@ -460,7 +460,7 @@ static void simgpu_hw_test_exact_accounting(struct kunit *test)
 			RING_IRQ_COMPLETE);
 
 	/* A very late look: the end is still exact */
-	clock_set(t, 1000 * NSEC_PER_SEC);
+	clock_set(t, 1000ULL * NSEC_PER_SEC);
 	KUNIT_EXPECT_EQ(test, eng_rd(hw, RCS0, RING_STATUS), 0);
 	KUNIT_EXPECT_EQ(test, img_rd(ctx, CTX_IMG_TIMESTAMP),
 			lower_32_bits(total));
@@ -501,7 +501,7 @@ static void simgpu_hw_test_exact_accounting_19_2mhz(struct kunit *test)
 
 	for (i = 0; i < 30; i++)
 		submit(hw, BCS0, ctx2, sec, i);
-	clock_set(t, 100 * NSEC_PER_SEC);
+	clock_set(t, 100ULL * NSEC_PER_SEC);
 	KUNIT_EXPECT_EQ(test, ctx_time(hw, ctx2), 30 * TEST_19_2MHZ);
 }
 

@@ -547,7 +547,7 @@ static void uapi_test_wait_bo(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, wait_bo(test, bo, ktime_get_ns() +
 				      10 * NSEC_PER_MSEC), -ETIME);
 	KUNIT_EXPECT_EQ(test, wait_bo(test, bo, ktime_get_ns() +
-				      2 * NSEC_PER_SEC), 0);
+				      2ULL * NSEC_PER_SEC), 0);
 	KUNIT_EXPECT_EQ(test, bo_read32(test, bo, 0), 7);
 }
 
@@ -587,10 +587,10 @@ static void uapi_test_hang(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sync_status(test, s_behind), -ECANCELED);
 	KUNIT_EXPECT_EQ(test, sync_status(test, s_innocent), 1);
 	KUNIT_EXPECT_EQ(test, wait_bo(test, bo, ktime_get_ns() +
-				      5 * NSEC_PER_SEC), 0);
+				      5ULL * NSEC_PER_SEC), 0);
 	KUNIT_EXPECT_EQ(test, bo_read32(test, bo, 0), 42);
 	KUNIT_EXPECT_EQ(test, wait_bo(test, bo2, ktime_get_ns() +
-				      5 * NSEC_PER_SEC), 0);
+				      5ULL * NSEC_PER_SEC), 0);
 	KUNIT_EXPECT_EQ(test, bo_read32(test, bo2, 0), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&eng->resets[SIMGPU_RESET_TIMEOUT]), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&eng->resets[SIMGPU_RESET_ERROR]), 0);
@@ -697,7 +697,7 @@ static void uapi_test_ordering(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, submit(test, q1, cmds, 3), 0);
 	}
 	KUNIT_EXPECT_EQ(test, wait_bo(test, bo, ktime_get_ns() +
-				      5 * NSEC_PER_SEC), 0);
+				      5ULL * NSEC_PER_SEC), 0);
 	KUNIT_EXPECT_EQ(test, bo_read32(test, bo, 0), 31);
 	for (i = 0; i < 32; i++)
 		KUNIT_EXPECT_EQ(test, bo_read32(test, bo, 4 * (i + 1)),
@@ -727,7 +727,7 @@ static void uapi_test_ordering(struct kunit *test)
 					   sizeof(handle)), 0);
 	KUNIT_ASSERT_EQ(test, call(test, simgpu_ioctl_submit, &args), 0);
 	KUNIT_EXPECT_EQ(test, wait_bo(test, bo, ktime_get_ns() +
-				      5 * NSEC_PER_SEC), 0);
+				      5ULL * NSEC_PER_SEC), 0);
 	KUNIT_EXPECT_EQ(test, bo_read32(test, bo, 0), 2);
 
 	KUNIT_ASSERT_EQ(test, drm_syncobj_find_fence(ut->dfile, handle, 0, 0,
@@ -831,7 +831,7 @@ static void uapi_test_purge(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, submit(test, queue, &cmd, 1), 0);
 	KUNIT_ASSERT_EQ(test, wait_bo(test, args.handle, ktime_get_ns() +
-				      5 * NSEC_PER_SEC), 0);
+				      5ULL * NSEC_PER_SEC), 0);
 	KUNIT_ASSERT_EQ(test, call(test, simgpu_ioctl_gem_madvise, &args), 0);
 	KUNIT_EXPECT_EQ(test, args.retained, 1);
 	KUNIT_EXPECT_EQ(test, shrinker->count_objects(shrinker, &sc), 4);
