@@ -103,12 +103,7 @@ src: base
 	@$(REPO)/devtools/prepare-src.sh $(KERNEL_SRC) $(SRC) $(REPO)
 
 $(UML_OUT)/.config: $(REPO)/devtools/uml.config | src
-	@mkdir -p $(UML_OUT)
-	$(KMAKE) defconfig
-	@$(SRC)/scripts/kconfig/merge_config.sh -m -O $(UML_OUT) \
-		$(UML_OUT)/.config $< >/dev/null
-	$(KMAKE) olddefconfig
-	@$(REPO)/devtools/config-check.sh $< $@
+	@$(REPO)/devtools/make-config.sh $(SRC) $(UML_OUT) um defconfig $<
 
 kernel: src $(UML_OUT)/.config
 	@echo "  BUILD   $(VMLINUX)"
@@ -175,12 +170,7 @@ XMAKE		:= $(MAKE) -s -C $(SRC) O=$(X86_OUT) ARCH=x86_64 -j$(JOBS)
 BZIMAGE		:= $(X86_OUT)/arch/x86/boot/bzImage
 
 $(X86_OUT)/.config: $(REPO)/devtools/x86_64.config | src
-	@mkdir -p $(X86_OUT)
-	$(XMAKE) tinyconfig
-	@$(SRC)/scripts/kconfig/merge_config.sh -m -O $(X86_OUT) \
-		$(X86_OUT)/.config $< >/dev/null
-	$(XMAKE) olddefconfig
-	@$(REPO)/devtools/config-check.sh $< $@
+	@$(REPO)/devtools/make-config.sh $(SRC) $(X86_OUT) x86_64 tinyconfig $<
 
 qemu-kernel: src $(X86_OUT)/.config
 	@echo "  BUILD   $(BZIMAGE)"

@@ -27,10 +27,8 @@ while read -r state; do
 	done
 	prev=$state
 	if [ $k = 0 ]; then k=1; continue; fi
-	make -s -C "$tree" O="$out" ARCH=um defconfig
-	"$tree/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" \
-		"$REPO/devtools/uml.config" > /dev/null
-	make -s -C "$tree" O="$out" ARCH=um olddefconfig
+	"$REPO/devtools/make-config.sh" "$tree" "$out" um defconfig \
+		"$REPO/devtools/uml.config"
 	if make -s -C "$tree" O="$out" ARCH=um -j"$JOBS" linux modules > "$out/patch-$k.log" 2>&1; then
 		echo "series-check: patch $k builds"
 	else
