@@ -31,7 +31,8 @@ VMLINUX		:= $(UML_OUT)/linux
 
 HOST_PKGS	:= build-essential bc bison flex libelf-dev libssl-dev \
 		   libncurses-dev pkg-config python3 git patch sparse \
-		   coccinelle perl valgrind rsync kmod qemu-system-x86
+		   coccinelle perl valgrind rsync kmod qemu-system-x86 \
+		   gcc-s390x-linux-gnu gcc-i686-linux-gnu
 
 export REPO BUILD SRC UML_OUT KUNIT_OUT BIN JOBS KERNEL_SRC VMLINUX BZIMAGE
 

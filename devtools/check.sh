@@ -97,6 +97,10 @@ grep -E 'warning:|error:' "$LOG/sparse-w1.raw" > "$LOG/sparse-w1.log"
 [ $status = 0 ] || cat "$LOG/sparse-w1.raw" >> "$LOG/sparse-w1.log"
 empty "sparse (C=2) and W=1 on $DRV" "$LOG/sparse-w1.log"
 
+# Big endian and 32-bit with highmem, with Debian's cross compilers.
+run "cross builds: s390x (big endian), i386 (highmem), W=1, no warning" \
+	"$REPO/devtools/cross-check.sh"
+
 # M= must be the real directory: a relative one is taken from O=, and
 # spatch does not follow the symlinks of build/src.
 make -s -C "$SRC" O="$UML_OUT" ARCH=um -j"$JOBS" coccicheck MODE=report \
