@@ -86,6 +86,11 @@ for f in $("$REPO/devtools/series.py" list-files); do
 done > "$LOG/maintainers.log" 2>&1
 empty "MAINTAINERS covers every new file" "$LOG/maintainers.log"
 
+# Every register name and module parameter is in the driver's page.
+"$REPO/devtools/docs-drift.sh" "$REPO" > "$LOG/docs-drift.log" 2>&1
+empty "simgpu.rst documents every register and module parameter" \
+	"$LOG/docs-drift.log"
+
 # --- Static checks of the driver.
 (cd "$SRC" && ./scripts/kernel-doc -none -Wall $srcs) > "$LOG/kernel-doc.log" 2>&1
 empty "kernel-doc -none -Wall" "$LOG/kernel-doc.log"
