@@ -370,6 +370,7 @@ static void simgpu_hw_engine_exec(struct simgpu_hw_engine *e)
 	u64 t = e->wait_until;
 	__le32 *cmd, *dst;
 	u64 arg;
+	u32 op;
 
 	/* The end of an IDLE: the context comes back (checked at submission) */
 	if (!e->ctx_img)
@@ -381,7 +382,8 @@ static void simgpu_hw_engine_exec(struct simgpu_hw_engine *e)
 		if (!cmd)
 			goto fault;
 
-		switch (le32_to_cpu(READ_ONCE(cmd[0]))) {
+		op = le32_to_cpu(READ_ONCE(cmd[0]));
+		switch (op) {
 		case SIMGPU_CMD_END:
 			smp_wmb(); /* the batch's stores before its seqno */
 			simgpu_img_write(e->ctx_img, CTX_IMG_SEQNO, e->cur.seqno);
@@ -389,16 +391,6 @@ static void simgpu_hw_engine_exec(struct simgpu_hw_engine *e)
 			simgpu_hw_engine_start_next(e, t);
 			return;
 		case SIMGPU_CMD_BUSY:
-			cmd = simgpu_hw_engine_fetch(e, 3);
-			if (!cmd)
-				goto fault;
-			arg = simgpu_cmd_u64(cmd, 1);
-			e->pc += 3;
-			if (!arg)
-				break;
-			if (check_add_overflow(t, arg, &e->wait_until))
-				e->wait_until = SIMGPU_NEVER - 1;
-			return;
 		case SIMGPU_CMD_IDLE:
 			cmd = simgpu_hw_engine_fetch(e, 3);
 			if (!cmd)
@@ -407,7 +399,9 @@ static void simgpu_hw_engine_exec(struct simgpu_hw_engine *e)
 			e->pc += 3;
 			if (!arg)
 				break;
-			simgpu_hw_engine_switch_out(e, t);
+			/* IDLE waits with the context out, BUSY with it in */
+			if (op == SIMGPU_CMD_IDLE)
+				simgpu_hw_engine_switch_out(e, t);
 			if (check_add_overflow(t, arg, &e->wait_until))
 				e->wait_until = SIMGPU_NEVER - 1;
 			return;
