@@ -885,6 +885,17 @@ static int timeout_test_init(struct kunit *test)
 	return 0;
 }
 
+/*
+ * The exec queues of the closed file are freed by work items that read
+ * the device's registers, so its fake clock: wait for them before the
+ * clock goes away with the test.
+ */
+static void timeout_test_exit(struct kunit *test)
+{
+	uapi_test_exit(test);
+	KUNIT_EXPECT_NE(test, simgpu_queue_wait_freed(0, 5 * HZ), 0);
+}
+
 static unsigned int inflight_count(struct simgpu_engine *eng)
 {
 	struct list_head *pos;
@@ -1001,7 +1012,7 @@ static struct kunit_case timeout_test_cases[] = {
 static struct kunit_suite timeout_test_suite = {
 	.name = "simgpu_timeout",
 	.init = timeout_test_init,
-	.exit = uapi_test_exit,
+	.exit = timeout_test_exit,
 	.test_cases = timeout_test_cases,
 };
 
