@@ -155,7 +155,7 @@ run: kernel tools
 KUNIT_FLAGS	:= --arch=um --kunitconfig=drivers/gpu/drm/simgpu/.kunitconfig \
 		   --build_dir=$(KUNIT_OUT) --jobs=$(JOBS) \
 		   --kconfig_add CONFIG_UML_PCI_OVER_VIRTIO_DEVICE_ID=1234 \
-		   --kconfig_add CONFIG_KERNEL_STACK_ORDER=3
+		   --kconfig_add CONFIG_KERNEL_STACK_ORDER=4
 export KUNIT_FLAGS
 
 kunit: src
