@@ -191,10 +191,22 @@ bench: kernel qemu-kernel tools
 		'sh $(REPO)/devtools/bench.sh x86_64-smp2' "$$BOOTARGS"
 
 # --- the patch series --------------------------------------------------------
+# The sender signs the series and is named in MAINTAINERS: SIGNOFF='Name
+# <addr>', or git's user.name and user.email.
+GIT_IDENT	= $(shell n="$$(git config user.name)" && \
+		    e="$$(git config user.email)" && echo "$$n <$$e>")
+SIGNOFF		?= $(GIT_IDENT)
+
 series: base
+	@if [ -z "$(strip $(SIGNOFF))" ]; then \
+		echo "make series: who signs the patches? Set git config" \
+		     "user.name and user.email, or run" \
+		     "make series SIGNOFF='Your Name <you@example.org>'" >&2; \
+		exit 1; \
+	fi
 	@$(REPO)/devtools/series.py generate --base $(KERNEL_SRC) \
 		--version "Linux $$($(MAKE) -s -C $(KERNEL_SRC) kernelversion)" \
-		--out $(BUILD)/series
+		--out $(BUILD)/series --signoff '$(SIGNOFF)'
 
 series-check: base
 	@$(REPO)/devtools/series-check.sh

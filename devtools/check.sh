@@ -55,9 +55,12 @@ srcs=$(git ls-files --cached --others --exclude-standard -- \
 	"$DRV/*.c" "$DRV/*.h" include/uapi/drm/simgpu_drm.h)
 
 # --- The patch series: complete, applies, checkpatch-clean patch by patch.
+# Signed with a marked identity: a series to send comes from "make series".
+TEST_SIGNOFF='simgpu make-check test identity <make-check@simgpu.invalid>'
 if "$REPO/devtools/series.py" generate --base "$KERNEL_SRC" \
 	--version "Linux $(make -s -C "$KERNEL_SRC" kernelversion)" \
-	--out "$BUILD/series" > "$LOG/series.log" 2>&1; then
+	--out "$BUILD/series" --signoff "$TEST_SIGNOFF" \
+	> "$LOG/series.log" 2>&1; then
 	ok "series: every file assigned, git am onto the base"
 	for p in "$BUILD"/series/0*.patch; do
 		case $p in */0000-*) continue ;; esac
@@ -81,7 +84,7 @@ fi
 # Every new file has a maintainer in the patched MAINTAINERS.
 for f in $("$REPO/devtools/series.py" list-files); do
 	(cd "$SRC" && ./scripts/get_maintainer.pl --nogit --nogit-fallback \
-		--norolestats -f "$f") | grep -q simgpu-devel ||
+		--norolestats -f "$f") | grep -q build-tree@simgpu.invalid ||
 		echo "$f: no MAINTAINERS entry"
 done > "$LOG/maintainers.log" 2>&1
 empty "MAINTAINERS covers every new file" "$LOG/maintainers.log"

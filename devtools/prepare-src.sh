@@ -30,8 +30,11 @@ if [ "$(cat "$src/.simgpu-diffs" 2>/dev/null)" != "$sum" ]; then
 	done | sort -u | while read -r f; do
 		cp --remove-destination "$base/$f" "$src/$f"
 	done
+	# The MAINTAINERS entries name the sender (make series); a build
+	# tree is never sent and names a marked build identity.
 	for d in $diffs; do
-		patch -s -p1 -d "$src" --no-backup-if-mismatch < "$repo/$d"
+		sed 's|@MAINTAINER@|simgpu build tree <build-tree@simgpu.invalid>|' \
+			"$repo/$d" | patch -s -p1 -d "$src" --no-backup-if-mismatch
 	done
 	echo "$sum" > "$src/.simgpu-diffs"
 fi

@@ -4,7 +4,7 @@
 
 Each series/NN-name.txt describes one patch, series/00-cover.txt the cover
 letter. A patch description is a header, a blank line and the commit
-message body (which ends with its Signed-off-by lines):
+message body, without sign-off:
 
     Subject: drm/simgpu: add the device model
     Files:
@@ -14,13 +14,15 @@ message body (which ends with its Signed-off-by lines):
 
     Why and what ...
 
-    Signed-off-by: A Developer <dev@example.org>
-
 Files are new files of the overlay; each lands whole in the patch that
 names it. Diffs are unified diffs (-p1) kept in diffs/: a diff of an
 upstream file is applied at its patch; a diff of an overlay file describes
 how a later patch changes a file an earlier one added (the repository keeps
 the final file, earlier states are found by reverse-applying).
+
+The sender's identity ("Name <addr>", --signoff) signs every patch and is
+their author; it also replaces @MAINTAINER@ in the diffs, so that the
+MAINTAINERS entries name whoever sends the series.
 """
 
 import argparse
@@ -126,8 +128,9 @@ def check(repo, cover, patches):
             owner[item] = p.path
             if not os.path.isfile(os.path.join(repo, item)):
                 errors.append(f"{p.path}: {item} does not exist")
-        if "Signed-off-by:" not in p.body:
-            errors.append(f"{p.path}: no Signed-off-by")
+        if re.search(r"^Signed-off-by:", p.body, re.M):
+            errors.append(f"{p.path}: has a Signed-off-by line; the "
+                          "sender's is added by make series")
     for f in overlay_files(repo):
         if f not in owner:
             errors.append(f"{f}: not assigned to any patch")
@@ -138,7 +141,17 @@ def check(repo, cover, patches):
     return errors
 
 
-def states(repo, base, patches, workdir):
+IDENT_RE = re.compile(r"^[^<>@\n]*[^<>@\s]\s+<[^<>@\s]+@[^<>@\s]+\.[^<>@\s]+>$")
+
+
+def check_ident(who):
+    if not who or not IDENT_RE.match(who):
+        die(f"not an identity to sign the series with: {who!r} "
+            "(want 'Your Name <you@example.org>')")
+    return who
+
+
+def states(repo, base, patches, workdir, ident):
     """Yield (patch index, tree dir) for the tree after each patch; 0 = base.
 
     Only the paths the series touches are materialised.
@@ -166,8 +179,10 @@ def states(repo, base, patches, workdir):
                 elif any(t not in overlay for t in tg):
                     die(f"{d}: mixes upstream and overlay files")
         for d in up_diffs:
-            run(["patch", "-s", "-p1", "-d", tree, "--no-backup-if-mismatch",
-                 "-i", os.path.join(repo, d)])
+            with open(os.path.join(repo, d)) as f:
+                text = f.read().replace("@MAINTAINER@", ident)
+            run(["patch", "-s", "-p1", "-d", tree, "--no-backup-if-mismatch"],
+                input=text)
         for f, j in introduced.items():
             if j <= k:
                 dst = os.path.join(tree, f)
@@ -197,11 +212,6 @@ def git(tree, *args, **kw):
     return run(["git", "-C", tree] + list(args), env=env, **kw)
 
 
-def author_of(p):
-    if p.from_:
-        return p.from_
-    m = re.search(r"^Signed-off-by: (.+)$", p.body, re.M)
-    return m.group(1) if m else "simgpu developers <simgpu@example.org>"
 
 
 def set_ident(gdir, who):
@@ -222,7 +232,7 @@ def sync_tree(src, dst):
     shutil.copytree(src, dst, dirs_exist_ok=True)
 
 
-def generate(repo, base, out, version):
+def generate(repo, base, out, version, ident):
     cover, patches = load(repo)
     errors = check(repo, cover, patches)
     if errors:
@@ -231,7 +241,7 @@ def generate(repo, base, out, version):
         gdir = os.path.join(work, "git")
         os.makedirs(gdir)
         run(["git", "init", "-q", gdir])
-        for k, tree in states(repo, base, patches, work):
+        for k, tree in states(repo, base, patches, work, ident):
             sync_tree(tree, gdir)
             git(gdir, "add", "-A")
             if k == 0:
@@ -239,11 +249,12 @@ def generate(repo, base, out, version):
                 git(gdir, "commit", "-q", "-m", f"base: {version}")
                 continue
             p = patches[k - 1]
-            set_ident(gdir, author_of(p))
+            set_ident(gdir, p.from_ or ident)
             git(gdir, "commit", "-q", "--allow-empty", "-F", "-",
-                input=f"{p.subject}\n\n{p.body}")
+                input=f"{p.subject}\n\n{p.body}\n"
+                      f"Signed-off-by: {ident}\n")
         shutil.rmtree(out, ignore_errors=True)
-        set_ident(gdir, author_of(cover))
+        set_ident(gdir, ident)
         git(gdir, "format-patch", "-q", "--cover-letter", "-o", out,
             f"HEAD~{len(patches)}")
         final = os.path.join(work, f"state{len(patches)}")
@@ -298,9 +309,12 @@ def main():
     g.add_argument("--base", required=True)
     g.add_argument("--version", required=True)
     g.add_argument("--out", required=True)
+    g.add_argument("--signoff", required=True,
+                   help="'Name <addr>' who signs and sends the series")
     st = sub.add_parser("states")
     st.add_argument("--base", required=True)
     st.add_argument("--out", required=True)
+    st.add_argument("--signoff", default="simgpu series-check <series-check@simgpu.invalid>")
     a = ap.parse_args()
     repo = os.path.abspath(a.repo)
 
@@ -324,13 +338,14 @@ def main():
         sys.exit(1 if errors else 0)
     elif a.cmd == "generate":
         generate(repo, os.path.abspath(a.base), os.path.abspath(a.out),
-                 a.version)
+                 a.version, check_ident(a.signoff))
     elif a.cmd == "states":
         # Materialise every state for series-check: OUT/stateK/...
         _, patches = load(repo)
         shutil.rmtree(a.out, ignore_errors=True)
         os.makedirs(a.out)
-        for k, tree in states(repo, os.path.abspath(a.base), patches, a.out):
+        for k, tree in states(repo, os.path.abspath(a.base), patches, a.out,
+                              check_ident(a.signoff)):
             print(tree)
 
 
