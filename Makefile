@@ -7,7 +7,7 @@
 #   make vm-run CMD='...' [BOOTARGS='...']
 #   make qemu-run CMD='...' [BOOTARGS='...']  the same in an x86_64 SMP guest
 #   make series       git format-patch series in build/series/
-#   make series-check build the kernel after each patch of the series
+#   make series-check build and run KUnit after each patch of the series
 #   make bench        benchmarks, one "bench: ..." line per figure
 #
 # KERNEL_SRC=/path/to/linux uses your own (clean) tree instead of Debian's

@@ -2,15 +2,35 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # "make series-check": build the UML kernel after each patch of the series,
-# so that the series is bisectable. Uses its own tree and build directory.
+# so that the series is bisectable, and run the KUnit suites that exist at
+# each patch (SERIES_KUNIT=0 skips them). Uses its own tree and build
+# directories; a first run seeds them from build/uml and build/kunit, so
+# that only what the series changes is rebuilt.
 set -eu
 states=$BUILD/series-states
 tree=$BUILD/series-src
 out=$BUILD/series-uml
+kout=$BUILD/series-kunit
+kunit=${SERIES_KUNIT:-1}
 "$REPO/devtools/series.py" states --base "$KERNEL_SRC" --out "$states" > "$BUILD/series-states.list"
 rm -rf "$tree"
 cp -al "$KERNEL_SRC" "$tree"
-mkdir -p "$out"
+# The fixes the base needs on the machines we test on (not in the series).
+for d in "$REPO"/devtools/host-fixes/*.diff; do
+	patch -s -p1 -d "$tree" --no-backup-if-mismatch < "$d"
+done
+
+# seed DIR FROM: an incremental start for DIR, a copy of FROM's build
+seed() {
+	[ ! -d "$1" ] && [ -f "$2/.config" ] || return 0
+	cp -a "$2" "$1"
+	grep -rlI --include=Makefile --include='*.cmd' "$SRC" "$1" |
+		xargs -r sed -i "s|$SRC|$tree|g"
+}
+seed "$out" "$UML_OUT"
+seed "$kout" "$KUNIT_OUT"
+mkdir -p "$out" "$kout"
+
 k=0
 prev=
 while read -r state; do
@@ -35,6 +55,25 @@ while read -r state; do
 		echo "series-check: patch $k does not build:"
 		tail -n 30 "$out/patch-$k.log"
 		exit 1
+	fi
+	if [ "$kunit" = 1 ] && [ -f "$tree/drivers/gpu/drm/simgpu/.kunitconfig" ]; then
+		# shellcheck disable=SC2086 # KUNIT_FLAGS is a list of options
+		(cd "$tree" && ./tools/testing/kunit/kunit.py run $KUNIT_FLAGS \
+			--build_dir="$kout") > "$kout/patch-$k.log" 2>&1 || true
+		summary=$(grep -E 'Testing complete\. Ran [0-9]+ tests' "$kout/patch-$k.log" | tail -n 1)
+		case $summary in
+		*"passed: "*)
+			if echo "$summary" | grep -qE 'failed: [1-9]|crashed: [1-9]' ||
+			   grep -qE 'WARNING:|BUG[: ]|KASAN|possible circular locking' "$kout/patch-$k.log"; then
+				echo "series-check: patch $k: KUnit failed: $summary"
+				exit 1
+			fi
+			echo "series-check: patch $k: KUnit $summary" ;;
+		*)
+			echo "series-check: patch $k: KUnit did not run:"
+			tail -n 30 "$kout/patch-$k.log"
+			exit 1 ;;
+		esac
 	fi
 	k=$((k + 1))
 done < "$BUILD/series-states.list"

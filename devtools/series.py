@@ -117,6 +117,27 @@ def diff_targets(repo, d):
     return targets
 
 
+def diff_chunks(repo, d):
+    """(target, text) for each file a unified diff changes."""
+    chunks = []
+    with open(os.path.join(repo, d)) as f:
+        lines = f.readlines()
+    start = [i for i, line in enumerate(lines)
+             if line.startswith("--- ") and i + 1 < len(lines) and
+             lines[i + 1].startswith("+++ b/")]
+    for n, i in enumerate(start):
+        # a "diff --git"/"index" header before "---" belongs to its file
+        while i > 0 and not lines[i - 1].startswith(("+", "-", " ", "@", "\\")):
+            i -= 1
+        start[n] = i
+    for n, i in enumerate(start):
+        end = start[n + 1] if n + 1 < len(start) else len(lines)
+        text = "".join(lines[i:end])
+        m = re.search(r"^\+\+\+ b/(\S+)", text, re.M)
+        chunks.append((m.group(1), text))
+    return chunks
+
+
 def check(repo, cover, patches):
     """Every overlay file and diff belongs to exactly one patch."""
     errors = []
@@ -197,12 +218,12 @@ def states(repo, base, patches, workdir, ident):
                 for t in tg:
                     if introduced.get(t, j) >= j:
                         die(f"{d}: changes {t} before a patch adds it")
-                    if introduced[t] > k:
-                        break
-                else:
+                # Undo the changes to the files this state has.
+                text = "".join(chunk for t, chunk in diff_chunks(repo, d)
+                               if introduced[t] <= k)
+                if text:
                     run(["patch", "-s", "-R", "-p1", "-d", tree,
-                         "--no-backup-if-mismatch",
-                         "-i", os.path.join(repo, d)])
+                         "--no-backup-if-mismatch"], input=text)
         yield k, tree
 
 
