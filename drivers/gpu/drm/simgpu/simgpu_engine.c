@@ -365,10 +365,8 @@ simgpu_timedout_job(struct drm_sched_job *sched_job)
 
 static void simgpu_free_job(struct drm_sched_job *sched_job)
 {
-	struct simgpu_job *job = to_simgpu_job(sched_job);
-
 	drm_sched_job_cleanup(sched_job);
-	simgpu_job_free(job);
+	simgpu_job_release(to_simgpu_job(sched_job));
 }
 
 static const struct drm_sched_backend_ops simgpu_sched_ops = {

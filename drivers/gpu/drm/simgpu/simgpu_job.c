@@ -59,6 +59,29 @@ void simgpu_job_free(struct simgpu_job *job)
 	kfree(job);
 }
 
+static void job_free_work(struct work_struct *work)
+{
+	simgpu_job_free(container_of(work, struct simgpu_job, free_work));
+}
+
+/**
+ * simgpu_job_release - free a job the scheduler is done with
+ * @job: the job, after drm_sched_job_cleanup()
+ *
+ * Called from &drm_sched_backend_ops.free_job, on the scheduler's ordered
+ * workqueue, which also runs run_job(). Unpinning the job's buffers takes
+ * their reservation locks, and a thread may hold one of those while it
+ * waits for a fence of a later job of the same scheduler: had the unpin
+ * been done here, that job's run_job() would wait behind it for ever. So
+ * the job is freed by a work item on the exec queues' workqueue, which
+ * module exit waits for (the job holds a reference to its queue).
+ */
+void simgpu_job_release(struct simgpu_job *job)
+{
+	INIT_WORK(&job->free_work, job_free_work);
+	simgpu_queue_queue_work(&job->free_work);
+}
+
 /* Add @obj to the job's buffers unless it is there; consumes the reference */
 static void job_add_bo(struct simgpu_job *job, struct drm_gem_object *obj)
 {

@@ -7,6 +7,7 @@
 
 #include <linux/list.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 
 #include <drm/gpu_scheduler.h>
 
@@ -35,6 +36,8 @@ struct simgpu_queue;
  * @num_bos: number of entries in @bos
  * @num_pinned: number of leading entries of @bos whose pages are pinned
  * @link: entry in &simgpu_engine.inflight, protected by its lock
+ * @free_work: frees the job once the scheduler is done with it, see
+ *	simgpu_job_release()
  */
 struct simgpu_job {
 	struct drm_sched_job base;
@@ -48,6 +51,7 @@ struct simgpu_job {
 	unsigned int num_bos;
 	unsigned int num_pinned;
 	struct list_head link;
+	struct work_struct free_work;
 };
 
 static inline struct simgpu_job *to_simgpu_job(struct drm_sched_job *job)
@@ -56,6 +60,7 @@ static inline struct simgpu_job *to_simgpu_job(struct drm_sched_job *job)
 }
 
 void simgpu_job_free(struct simgpu_job *job);
+void simgpu_job_release(struct simgpu_job *job);
 
 int simgpu_ioctl_submit(struct drm_device *drm, void *data,
 			struct drm_file *file);

@@ -130,6 +130,19 @@ void simgpu_queue_module_exit(void)
 }
 
 /**
+ * simgpu_queue_queue_work - run a work item on the module's workqueue
+ * @work: the work, whose function may drop the last reference to an exec
+ *	queue
+ *
+ * Module exit waits for the last exec queue to be freed, then destroys the
+ * workqueue, which waits for @work to return.
+ */
+void simgpu_queue_queue_work(struct work_struct *work)
+{
+	queue_work(simgpu_queue_wq, work);
+}
+
+/**
  * simgpu_queue_put - drop a reference to an exec queue
  * @queue: the queue
  */

@@ -60,6 +60,7 @@ static inline bool simgpu_queue_banned(struct simgpu_queue *queue)
 
 struct simgpu_queue *simgpu_queue_lookup(struct simgpu_file *sfile, u32 id);
 void simgpu_queue_put(struct simgpu_queue *queue);
+void simgpu_queue_queue_work(struct work_struct *work);
 void simgpu_queues_fini(struct simgpu_file *sfile);
 int simgpu_queue_module_init(void);
 void simgpu_queue_module_exit(void);

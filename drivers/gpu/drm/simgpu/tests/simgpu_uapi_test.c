@@ -10,6 +10,7 @@
 #include <kunit/test.h>
 
 #include <linux/delay.h>
+#include <linux/dma-resv.h>
 #include <linux/file.h>
 #include <linux/iosys-map.h>
 #include <linux/ktime.h>
@@ -806,6 +807,41 @@ static void uapi_test_close_busy(struct kunit *test)
 	KUNIT_EXPECT_LE(test, simgpu_queue_num(), before);
 }
 
+/*
+ * A thread may hold the reservation of a buffer a job wrote while it waits
+ * for a later job of the same engine. Freeing the first job unpins the
+ * buffer, which takes that reservation: done on the scheduler's ordered
+ * workqueue, it would keep the later job's run_job() from ever running.
+ */
+static void uapi_test_free_job_resv(struct kunit *test)
+{
+	struct uapi_test *ut = test->priv;
+	u32 queue = queue_create(test, DRM_SIMGPU_ENGINE_CLASS_RENDER, 0);
+	u32 bo = bo_create(test, PAGE_SIZE, DRM_SIMGPU_REGION_SYSTEM);
+	u32 first = syncobj_create(test), later = syncobj_create(test);
+	struct drm_simgpu_cmd cmds[2] = {
+		/* Time to lock the buffer before the job is freed */
+		{ .op = DRM_SIMGPU_CMD_BUSY, .value = 50 * NSEC_PER_MSEC },
+		{ .op = DRM_SIMGPU_CMD_WRITE, .handle = bo, .value = 1 },
+	};
+	struct drm_gem_object *obj;
+
+	obj = drm_gem_object_lookup(ut->dfile, bo);
+	KUNIT_ASSERT_NOT_NULL(test, obj);
+	KUNIT_ASSERT_EQ(test, submit_sync(test, queue, cmds, 2, first), 0);
+	dma_resv_lock(obj->resv, NULL);
+	KUNIT_EXPECT_EQ(test, sync_status(test, first), 1);
+
+	/* The first job is done: its free_job runs before this run_job */
+	cmds[0].value = NSEC_PER_MSEC;
+	KUNIT_EXPECT_EQ(test, submit_sync(test, queue, cmds, 1, later), 0);
+	KUNIT_EXPECT_EQ_MSG(test, sync_status(test, later), 1,
+			    "the scheduler waits for a reservation lock");
+
+	dma_resv_unlock(obj->resv);
+	drm_gem_object_put(obj);
+}
+
 /* The shrinker purges idle DONTNEED buffers */
 static void uapi_test_purge(struct kunit *test)
 {
@@ -869,6 +905,7 @@ static struct kunit_case uapi_test_cases[] = {
 	KUNIT_CASE(uapi_test_ordering),
 	KUNIT_CASE_SLOW(uapi_test_cycles),
 	KUNIT_CASE(uapi_test_close_busy),
+	KUNIT_CASE(uapi_test_free_job_resv),
 	{}
 };
 
