@@ -178,6 +178,14 @@ static bool simgpu_bo_purgeable(struct simgpu_bo *bo)
 	       dma_resv_test_signaled(obj->resv, DMA_RESV_USAGE_BOOKKEEP);
 }
 
+/*
+ * drm_gem_shmem_purge() does not fit: it expects a buffer whose pages the
+ * helpers hold mapped for the device (drm_gem_shmem_is_purgeable() wants
+ * an sg table) and drops them. A simgpu buffer only has pages while a job
+ * pins them or it is mapped, and is purgeable only without, so what is
+ * left is the helper's tail: mark it purged, zap its mappings, free the
+ * mmap offset and truncate the shmem file. The resv lock is held.
+ */
 static void simgpu_bo_purge(struct simgpu_bo *bo)
 {
 	struct drm_gem_object *obj = &bo->base.base;

@@ -127,9 +127,8 @@ static int job_check_cmds(struct simgpu_job *job, struct drm_file *file,
 			obj = drm_gem_object_lookup(file, cmd->handle);
 			if (!obj)
 				return -ENOENT;
-			/* Not a foreign or purged buffer */
+			/* Not a foreign buffer; purged is checked at pin */
 			if (!simgpu_gem_is_native(obj) ||
-			    to_drm_gem_shmem_obj(obj)->madv < 0 ||
 			    cmd->offset > obj->size - sizeof(u32)) {
 				drm_gem_object_put(obj);
 				return -EINVAL;
@@ -285,6 +284,26 @@ err:
 	return ret;
 }
 
+/*
+ * Pin a buffer the job writes, unless it was purged: under its reservation
+ * lock, which the shrinker holds while it purges, so that a purge cannot
+ * slip in between the check and the pin and leave the job writing to
+ * fresh pages of a buffer userspace was told is gone.
+ */
+static int job_pin_bo(struct drm_gem_object *obj)
+{
+	struct drm_gem_shmem_object *shmem = to_drm_gem_shmem_obj(obj);
+	int ret;
+
+	ret = dma_resv_lock_interruptible(obj->resv, NULL);
+	if (ret)
+		return ret;
+	ret = shmem->madv < 0 ? -EINVAL : drm_gem_shmem_pin_locked(shmem);
+	dma_resv_unlock(obj->resv);
+
+	return ret;
+}
+
 /* Everything that can fail, before the job is pushed */
 static int job_prepare(struct simgpu_job *job, struct drm_file *file,
 		       const struct drm_simgpu_submit *args,
@@ -315,7 +334,7 @@ static int job_prepare(struct simgpu_job *job, struct drm_file *file,
 
 	num_written = job->num_bos;
 	for (i = 0; i < num_written; i++) {
-		ret = drm_gem_shmem_pin(to_drm_gem_shmem_obj(job->bos[i]));
+		ret = job_pin_bo(job->bos[i]);
 		if (ret)
 			goto out;
 		job->num_pinned++;
