@@ -5,8 +5,6 @@
 
 #include <linux/math64.h>
 
-#include <linux/dma-resv.h>
-
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_print.h>
@@ -42,71 +40,30 @@ static void show_engines(struct drm_printer *p, struct simgpu_device *sdev,
 	}
 }
 
-static const char * const simgpu_region_names[DRM_SIMGPU_REGION_COUNT] = {
-	[DRM_SIMGPU_REGION_SYSTEM] = "memory",
-	[DRM_SIMGPU_REGION_VRAM0] = "vram0",
-};
-
 /* Only system memory can be purged. */
-static const enum drm_gem_object_status
-simgpu_region_status[DRM_SIMGPU_REGION_COUNT] = {
-	[DRM_SIMGPU_REGION_SYSTEM] = DRM_GEM_OBJECT_RESIDENT |
-				     DRM_GEM_OBJECT_PURGEABLE,
-	[DRM_SIMGPU_REGION_VRAM0] = DRM_GEM_OBJECT_RESIDENT,
+static const struct drm_memory_region
+simgpu_regions[DRM_SIMGPU_REGION_COUNT] = {
+	[DRM_SIMGPU_REGION_SYSTEM] = {
+		.name = "memory",
+		.supported_status = DRM_GEM_OBJECT_RESIDENT |
+				    DRM_GEM_OBJECT_PURGEABLE,
+	},
+	[DRM_SIMGPU_REGION_VRAM0] = {
+		.name = "vram0",
+		.supported_status = DRM_GEM_OBJECT_RESIDENT,
+	},
 };
 
-static void account_object(struct drm_memory_stats *stats,
-			   struct drm_gem_object *obj)
+/* Called under the file's table_lock: must not sleep. */
+static int simgpu_object_region(struct drm_gem_object *obj)
 {
-	enum drm_gem_object_status status = 0;
-	size_t rss = obj->size;
+	enum drm_simgpu_region region = simgpu_gem_region(obj);
 
-	if (obj->funcs && obj->funcs->status)
-		status = obj->funcs->status(obj);
-	if (obj->funcs && obj->funcs->rss)
-		rss = obj->funcs->rss(obj);
+	/* Imported from another device: it lives in system memory. */
+	if (region >= DRM_SIMGPU_REGION_COUNT)
+		return DRM_SIMGPU_REGION_SYSTEM;
 
-	if (drm_gem_object_is_shared_for_memory_stats(obj))
-		stats->shared += obj->size;
-	else
-		stats->private += obj->size;
-
-	/* Not resident or still busy: nothing to purge yet. */
-	if (status & DRM_GEM_OBJECT_RESIDENT)
-		stats->resident += rss;
-	else
-		status &= ~DRM_GEM_OBJECT_PURGEABLE;
-
-	if (!dma_resv_test_signaled(obj->resv, dma_resv_usage_rw(true))) {
-		stats->active += rss;
-		status &= ~DRM_GEM_OBJECT_PURGEABLE;
-	}
-
-	if (status & DRM_GEM_OBJECT_PURGEABLE)
-		stats->purgeable += rss;
-}
-
-static void show_memory(struct drm_printer *p, struct drm_file *file)
-{
-	struct drm_memory_stats stats[DRM_SIMGPU_REGION_COUNT] = {};
-	struct drm_gem_object *obj;
-	unsigned int region;
-	int id;
-
-	spin_lock(&file->table_lock);
-	idr_for_each_entry(&file->object_idr, obj, id) {
-		region = simgpu_gem_region(obj);
-		/* Imported from another device: it lives in system memory. */
-		if (region >= DRM_SIMGPU_REGION_COUNT)
-			region = DRM_SIMGPU_REGION_SYSTEM;
-		account_object(&stats[region], obj);
-	}
-	spin_unlock(&file->table_lock);
-
-	for (region = 0; region < DRM_SIMGPU_REGION_COUNT; region++)
-		drm_print_memory_stats(p, &stats[region],
-				       simgpu_region_status[region],
-				       simgpu_region_names[region]);
+	return region;
 }
 
 /**
@@ -121,5 +78,7 @@ void simgpu_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 	struct simgpu_device *sdev = to_simgpu_device(file->minor->dev);
 
 	show_engines(p, sdev, to_simgpu_file(file)->usage);
-	show_memory(p, file);
+	drm_show_memory_stats_regions(p, file, simgpu_regions,
+				      ARRAY_SIZE(simgpu_regions),
+				      simgpu_object_region);
 }
