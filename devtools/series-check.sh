@@ -31,6 +31,55 @@ seed "$out" "$UML_OUT"
 seed "$kout" "$KUNIT_OUT"
 mkdir -p "$out" "$kout"
 
+# kunit_patch K: the KUnit suites of KUNIT_GLOBS that the tree has at patch
+# K, built once and booted once per glob; fails on a failed, crashed or
+# missing result or a kernel report.
+kunit_patch() {
+	flags= globs=
+	for f in $KUNIT_FLAGS; do
+		case $f in
+		--kunitconfig=*) [ -f "$tree/${f#--kunitconfig=}" ] || continue ;;
+		--build_dir=*) continue ;;
+		esac
+		flags="$flags $f"
+	done
+	set -f
+	for g in $KUNIT_GLOBS; do
+		# a suite named like the glob exists at this patch
+		grep -rqsE "\.name = \"${g%\*}" "$tree/drivers/gpu/drm/simgpu" \
+			"$tree/drivers/gpu/drm/tests" && globs="$globs $g"
+	done
+	[ -n "$globs" ] || { set +f; return 0; }
+	log=$kout/patch-$1.log
+	# shellcheck disable=SC2086 # lists of options and globs
+	if ! (cd "$tree" && ./tools/testing/kunit/kunit.py build $flags \
+		--build_dir="$kout" --jobs="$JOBS") > "$log" 2>&1; then
+		echo "series-check: patch $1: KUnit build failed:"
+		tail -n 30 "$log"
+		set +f
+		return 1
+	fi
+	for g in $globs; do
+		# shellcheck disable=SC2086
+		(cd "$tree" && ./tools/testing/kunit/kunit.py exec $flags \
+			--build_dir="$kout" "$g") > "$log.$g" 2>&1
+		summary=$(grep -E 'Ran [0-9]+ tests' "$log.$g" | tail -n 1)
+		case $summary in
+		*"passed: "*) ;;
+		*) echo "series-check: patch $1: KUnit $g did not run:"
+		   tail -n 30 "$log.$g"; set +f; return 1 ;;
+		esac
+		if echo "$summary" | grep -qE 'failed: [1-9]|crashed: [1-9]' ||
+		   grep -qE 'WARNING:|BUG[: ]|KASAN|possible circular locking' "$log.$g"; then
+			echo "series-check: patch $1: KUnit $g: $summary"
+			set +f
+			return 1
+		fi
+		echo "series-check: patch $1: KUnit $g: $summary"
+	done
+	set +f
+}
+
 k=0
 prev=
 while read -r state; do
@@ -56,24 +105,8 @@ while read -r state; do
 		tail -n 30 "$out/patch-$k.log"
 		exit 1
 	fi
-	if [ "$kunit" = 1 ] && [ -f "$tree/drivers/gpu/drm/simgpu/.kunitconfig" ]; then
-		# shellcheck disable=SC2086 # KUNIT_FLAGS is a list of options
-		(cd "$tree" && ./tools/testing/kunit/kunit.py run $KUNIT_FLAGS \
-			--build_dir="$kout") > "$kout/patch-$k.log" 2>&1 || true
-		summary=$(grep -E 'Testing complete\. Ran [0-9]+ tests' "$kout/patch-$k.log" | tail -n 1)
-		case $summary in
-		*"passed: "*)
-			if echo "$summary" | grep -qE 'failed: [1-9]|crashed: [1-9]' ||
-			   grep -qE 'WARNING:|BUG[: ]|KASAN|possible circular locking' "$kout/patch-$k.log"; then
-				echo "series-check: patch $k: KUnit failed: $summary"
-				exit 1
-			fi
-			echo "series-check: patch $k: KUnit $summary" ;;
-		*)
-			echo "series-check: patch $k: KUnit did not run:"
-			tail -n 30 "$kout/patch-$k.log"
-			exit 1 ;;
-		esac
+	if [ "$kunit" = 1 ]; then
+		kunit_patch $k || exit 1
 	fi
 	k=$((k + 1))
 done < "$BUILD/series-states.list"
