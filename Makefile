@@ -113,9 +113,15 @@ kernel: src $(UML_OUT)/.config
 
 # --- userspace: the tools, the load generator, selftests ---------------------
 # Each directory builds with "make -C DIR OUTPUT=$(BIN)/" into $(BIN).
-USER_DIRS	:= tools/gpu/simgpu-load \
-		   tools/testing/selftests/drivers/gpu/simgpu
+USER_DIRS	:= tools/gpu/simgpu-load
 DRMTOP		:= $(REPO)/tools/gpu/drmtop
+
+# The selftests build as kselftests, in the overlaid tree, so that
+# "make -C $(SRC)/tools/testing/selftests TARGETS=drivers/gpu/simgpu
+# run_tests" in a VM (whose root is the host's, read-only) finds them up to
+# date and only runs them. Their programs are copied to $(BIN) too.
+KSFT_TARGET	:= drivers/gpu/simgpu
+KSFT_DIR	:= $(SRC)/tools/testing/selftests/$(KSFT_TARGET)
 
 # The uAPI headers of the overlaid tree, for userspace (kselftest style).
 HDR		:= $(BUILD)/hdr/usr/include
@@ -130,6 +136,10 @@ tools: $(BIN)/vm-poweroff headers
 		$(MAKE) -s -C $(REPO)/$$d OUTPUT=$(BIN)/ \
 			KHDR_INCLUDES="-isystem $(HDR)" || exit 1; \
 	done
+	@$(MAKE) -s -C $(SRC)/tools/testing/selftests TARGETS=$(KSFT_TARGET) \
+		KHDR_INCLUDES="-isystem $(HDR)" >/dev/null
+	@find $(KSFT_DIR) -maxdepth 1 -type f -name 'simgpu_*' \
+		-exec install -m 0755 {} $(BIN)/ \;
 
 headers: src
 	@$(MAKE) -s -C $(SRC) O=$(BUILD)/hdr ARCH=x86 headers_install
