@@ -3,8 +3,9 @@
  * simgpu fdinfo usage statistics, end to end: real jobs through the uAPI,
  * counters read from /proc/self/fdinfo as tools read them.
  *
- * Usage: simgpu_fdinfo_test [TEST...]   (default: every test but "wrap",
- * which needs the 1 GHz reference clock: boot with simgpu.refclk_hz=1000000000)
+ * The "wrap" test needs the 1 GHz reference clock: it is skipped unless
+ * simgpu was loaded with simgpu.refclk_hz=1000000000. Run it alone with
+ * "simgpu_fdinfo_test -t wrap".
  *
  * Copyright (c) 2026 The simgpu authors
  */
@@ -12,28 +13,47 @@
 #include <stdatomic.h>
 #include <sys/wait.h>
 
+#include "../../../kselftest_harness.h"
 #include "simgpu_test.h"
 
 #define NSEC_PER_SEC	1000000000ULL
 #define RCS		DRM_SIMGPU_ENGINE_CLASS_RENDER
 #define CCS		DRM_SIMGPU_ENGINE_CLASS_COMPUTE
 
+/*
+ * Each test runs seconds of GPU work (wrap: 30 s), longer on a slow or busy
+ * machine: more than the harness's default 30 s per test.
+ */
+#define TIMEOUT		300
+
+/* Hz of simgpu's reference clock, set by the fixture for its test */
 static __u64 refclk;
 
-/* Print why, then fail the running test (which ends it, see tap_run()). */
-static void fail(const char *fmt, ...)
-{
-	va_list ap;
+/* The tests open their own clients: the fixture only finds the device. */
+FIXTURE(fdinfo) {
+};
 
-	va_start(ap, fmt);
-	printf("# ");
-	vprintf(fmt, ap);
-	printf("\n");
-	va_end(ap);
-	tap_fail();
+FIXTURE_SETUP(fdinfo)
+{
+	struct drm_simgpu_query_config cfg = {};
+	struct drm_simgpu_query q = {
+		.type = DRM_SIMGPU_QUERY_CONFIG,
+		.size = sizeof(cfg),
+		.data = (uintptr_t)&cfg,
+	};
+	int fd = open_simgpu();
+
+	if (fd == -ENODEV)
+		SKIP(return, SIMGPU_NO_DEVICE);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, sg_ioctl(fd, DRM_IOCTL_SIMGPU_QUERY, &q));
+	close(fd);
+	refclk = cfg.refclk_hz;
 }
 
-#define EXPECT(cond, ...) do { if (!(cond)) fail(__VA_ARGS__); } while (0)
+FIXTURE_TEARDOWN(fdinfo)
+{
+}
 
 static void sleep_ns(__u64 ns)
 {
@@ -43,30 +63,31 @@ static void sleep_ns(__u64 ns)
 		;
 }
 
-static __u32 new_queue(int fd, int class)
+/*
+ * The helpers taking _metadata end the running test when they fail, as
+ * ASSERT_*() do.
+ */
+static __u32 new_queue(struct __test_metadata *_metadata, int fd, int class)
 {
 	__u32 id;
-	int ret = queue_create(fd, class, DRM_SIMGPU_ENGINE_INSTANCE_ANY, &id);
 
-	if (ret)
-		fail("EXEC_QUEUE_CREATE: %s", strerror(-ret));
+	ASSERT_EQ(0, queue_create(fd, class, DRM_SIMGPU_ENGINE_INSTANCE_ANY,
+				  &id));
 	return id;
 }
 
-static __u32 new_bo(int fd, __u32 region, __u64 size)
+static __u32 new_bo(struct __test_metadata *_metadata, int fd, __u32 region,
+		    __u64 size)
 {
 	__u32 handle;
-	int ret = bo_create(fd, size, region, &handle);
 
-	if (ret)
-		fail("GEM_CREATE: %s", strerror(-ret));
+	ASSERT_EQ(0, bo_create(fd, size, region, &handle));
 	return handle;
 }
 
-static void bo_wait(int fd, __u32 handle)
+static void bo_wait(struct __test_metadata *_metadata, int fd, __u32 handle)
 {
-	EXPECT(!wait_bo(fd, handle, now_ns() + 60 * NSEC_PER_SEC),
-	       "WAIT_BO failed");
+	ASSERT_EQ(0, wait_bo(fd, handle, now_ns() + 60 * NSEC_PER_SEC));
 }
 
 /*
@@ -101,14 +122,15 @@ static int submit_busy(int fd, __u32 queue, __u64 ns, bool hang, __u32 bo)
 }
 
 /* Submit n jobs of ns each on a queue, then wait for them via a BO. */
-static void run_jobs(int fd, __u32 queue, unsigned int n, __u64 ns)
+static void run_jobs(struct __test_metadata *_metadata, int fd, __u32 queue,
+		     unsigned int n, __u64 ns)
 {
-	__u32 bo = new_bo(fd, DRM_SIMGPU_REGION_SYSTEM, 4096);
+	__u32 bo = new_bo(_metadata, fd, DRM_SIMGPU_REGION_SYSTEM, 4096);
 	unsigned int i;
 
 	for (i = 0; i < n; i++)
-		EXPECT(!submit_busy(fd, queue, ns, false, bo), "submit failed");
-	bo_wait(fd, bo);
+		ASSERT_EQ(0, submit_busy(fd, queue, ns, false, bo));
+	bo_wait(_metadata, fd, bo);
 }
 
 struct sample {
@@ -172,19 +194,23 @@ static __u64 ticks(__u64 ns)
 }
 
 /* Run drm-fdinfo-check on one of our fds, if the tool is on PATH. */
-static void spec_check(int fd)
+static void spec_check(struct __test_metadata *_metadata, int fd)
 {
 	char cmd[160];
 	int ret;
 
-	if (system("command -v drm-fdinfo-check >/dev/null 2>&1"))
+	if (!on_path("drm-fdinfo-check")) {
+		TH_LOG("drm-fdinfo-check not on PATH: not run");
 		return;
+	}
 	/* Quiet when clean; its findings, as TAP comments, when not. */
 	snprintf(cmd, sizeof(cmd),
 		 "out=$(drm-fdinfo-check %d:%d 2>&1) || { echo \"$out\" | sed 's/^/# /'; exit 1; }",
 		 getpid(), fd);
 	ret = system(cmd);
-	EXPECT(ret == 0, "drm-fdinfo-check %d:%d failed", getpid(), fd);
+	ASSERT_EQ(0, ret) {
+		TH_LOG("drm-fdinfo-check %d:%d failed", getpid(), fd);
+	}
 }
 
 static double util(const struct sample *a, const struct sample *b, int c)
@@ -198,14 +224,14 @@ static double util(const struct sample *a, const struct sample *b, int c)
 /* --- The tests ------------------------------------------------------------ */
 
 /* Duty cycle D on rcs reads D +- 1 pp in each 1-s window; idle stays 0. */
-static void test_accuracy(void)
+TEST_F_TIMEOUT(fdinfo, accuracy, TIMEOUT)
 {
 	static const int duties[] = { 25, 70 };
 	unsigned int i, w;
 
 	for (i = 0; i < 2; i++) {
 		int fd = client_open(), idle = client_open();
-		__u32 q = new_queue(fd, RCS);
+		__u32 q = new_queue(_metadata, fd, RCS);
 		__u64 period = 10000000, busy = period * duties[i] / 100;
 		__u64 t0 = now_ns(), next = t0;
 		struct sample s[4], idle0, idle1;
@@ -216,7 +242,7 @@ static void test_accuracy(void)
 		for (w = 0; w < 400; w++) {
 			struct timespec ts;
 
-			EXPECT(!submit_busy(fd, q, busy, false, 0), "submit failed");
+			ASSERT_EQ(0, submit_busy(fd, q, busy, false, 0));
 			if (w == 50 || w == 150 || w == 250 || w == 350)
 				read_fdinfo(fd, &s[k++]);
 			next += period;
@@ -228,28 +254,31 @@ static void test_accuracy(void)
 			double u = util(&s[w - 1], &s[w], RCS);
 
 			printf("# duty %d%%: window %u: %.2f%%\n", duties[i], w, u);
-			EXPECT(u >= duties[i] - 1 && u <= duties[i] + 1,
-			       "duty %d%%: window %u reads %.2f%%", duties[i], w, u);
+			ASSERT_TRUE(u >= duties[i] - 1 && u <= duties[i] + 1) {
+				TH_LOG("duty %d%%: window %u reads %.2f%%",
+				       duties[i], w, u);
+			}
 		}
 		read_fdinfo(idle, &idle1);
-		EXPECT(idle1.cycles[RCS] == 0 && idle0.cycles[RCS] == 0,
-		       "idle client's drm-cycles-rcs moved");
-		spec_check(fd);
-		spec_check(idle);
+		/* The idle client's drm-cycles-rcs do not move */
+		ASSERT_EQ(0, idle0.cycles[RCS]);
+		ASSERT_EQ(0, idle1.cycles[RCS]);
+		spec_check(_metadata, fd);
+		spec_check(_metadata, idle);
 		close(idle);
 		close(fd);
 	}
 }
 
 /* One job busy for 3 s: ~100 % in every 0.5-s window while it runs. */
-static void test_running(void)
+TEST_F_TIMEOUT(fdinfo, running, TIMEOUT)
 {
 	int fd = client_open();
-	__u32 q = new_queue(fd, RCS);
+	__u32 q = new_queue(_metadata, fd, RCS);
 	struct sample a, b;
 	unsigned int w;
 
-	EXPECT(!submit_busy(fd, q, 3 * NSEC_PER_SEC, false, 0), "submit failed");
+	ASSERT_EQ(0, submit_busy(fd, q, 3 * NSEC_PER_SEC, false, 0));
 	sleep_ns(NSEC_PER_SEC / 10);
 	read_fdinfo(fd, &a);
 	for (w = 0; w < 5; w++) {
@@ -258,60 +287,41 @@ static void test_running(void)
 		sleep_ns(NSEC_PER_SEC / 2);
 		read_fdinfo(fd, &b);
 		u = util(&a, &b, RCS);
-		EXPECT(u >= 99.0 && u <= 100.0, "window %u reads %.2f%%", w, u);
+		ASSERT_TRUE(u >= 99.0 && u <= 100.0) {
+			TH_LOG("window %u reads %.2f%%", w, u);
+		}
 		a = b;
 	}
 	close(fd);
 }
 
-/*
- * With a 1 GHz refclk the 32-bit CTX_TIMESTAMP wraps every 4.3 s: 30 s of
- * work on one queue, no reads in between, must end exactly at 30e9 ticks.
- */
-static void test_wrap(void)
-{
-	int fd = client_open();
-	__u32 q = new_queue(fd, RCS);
-	struct sample s;
-
-	if (refclk != NSEC_PER_SEC) {
-		fail("needs simgpu.refclk_hz=1000000000, have %llu",
-		     (unsigned long long)refclk);
-		return;
-	}
-	run_jobs(fd, q, 30, NSEC_PER_SEC);
-	read_fdinfo(fd, &s);
-	EXPECT(s.cycles[RCS] == 30 * NSEC_PER_SEC,
-	       "drm-cycles-rcs %llu, want %llu", s.cycles[RCS],
-	       30 * NSEC_PER_SEC);
-	close(fd);
-}
-
 /* Destroy and close: a destroyed queue counts at once; dup shares a client. */
-static void test_destroy(void)
+TEST_F_TIMEOUT(fdinfo, destroy, TIMEOUT)
 {
 	int fd = client_open(), fd2 = client_open(), dupfd = dup(fd);
-	__u32 q = new_queue(fd, RCS);
+	__u32 q = new_queue(_metadata, fd, RCS);
 	struct sample a, b, c;
 
-	run_jobs(fd, q, 1, NSEC_PER_SEC / 5);
-	EXPECT(!submit_busy(fd, q, NSEC_PER_SEC / 2, false, 0), "submit failed");
+	run_jobs(_metadata, fd, q, 1, NSEC_PER_SEC / 5);
+	ASSERT_EQ(0, submit_busy(fd, q, NSEC_PER_SEC / 2, false, 0));
 	sleep_ns(NSEC_PER_SEC / 4);
-	EXPECT(!queue_destroy(fd, q), "EXEC_QUEUE_DESTROY failed");
+	ASSERT_EQ(0, queue_destroy(fd, q));
 	read_fdinfo(fd, &a);
-	EXPECT(a.cycles[RCS] >= ticks(NSEC_PER_SEC / 5 + NSEC_PER_SEC / 4),
-	       "after destroy: %llu cycles, want >= %llu",
-	       a.cycles[RCS], ticks(NSEC_PER_SEC / 5 + NSEC_PER_SEC / 4));
+	ASSERT_LE(ticks(NSEC_PER_SEC / 5 + NSEC_PER_SEC / 4), a.cycles[RCS]) {
+		TH_LOG("cycles right after the destroy");
+	}
 	sleep_ns(NSEC_PER_SEC / 2);
 	read_fdinfo(fd, &b);
-	EXPECT(b.cycles[RCS] == ticks(NSEC_PER_SEC / 5) + ticks(NSEC_PER_SEC / 2),
-	       "destroyed queue's jobs: %llu cycles, want %llu",
-	       b.cycles[RCS], ticks(NSEC_PER_SEC / 5) + ticks(NSEC_PER_SEC / 2));
+	ASSERT_EQ(ticks(NSEC_PER_SEC / 5) + ticks(NSEC_PER_SEC / 2),
+		  b.cycles[RCS]) {
+		TH_LOG("cycles of the destroyed queue's jobs");
+	}
+	/* A dup()ed fd is the same client, a second open() another one */
 	read_fdinfo(dupfd, &c);
-	EXPECT(c.client_id == b.client_id && c.cycles[RCS] == b.cycles[RCS],
-	       "dup()ed fd is not the same client");
+	ASSERT_EQ(b.client_id, c.client_id);
+	ASSERT_EQ(b.cycles[RCS], c.cycles[RCS]);
 	read_fdinfo(fd2, &c);
-	EXPECT(c.client_id != b.client_id, "second open() shares a client id");
+	ASSERT_NE(b.client_id, c.client_id);
 	close(dupfd);
 	close(fd2);
 	close(fd);
@@ -344,10 +354,10 @@ static void *reader_thread(void *arg)
 }
 
 /* 8 readers of one fd while 4 queues submit: exact total, never backwards. */
-static void test_concurrency(void)
+TEST_F_TIMEOUT(fdinfo, concurrency, TIMEOUT)
 {
 	int fd = client_open();
-	__u32 bo = new_bo(fd, DRM_SIMGPU_REGION_SYSTEM, 4096);
+	__u32 bo = new_bo(_metadata, fd, DRM_SIMGPU_REGION_SYSTEM, 4096);
 	unsigned int i, errors = 0;
 	atomic_bool stop = false;
 	struct reader r[8];
@@ -356,7 +366,7 @@ static void test_concurrency(void)
 	__u32 q[4];
 
 	for (i = 0; i < 4; i++)
-		q[i] = new_queue(fd, i < 2 ? RCS : CCS);
+		q[i] = new_queue(_metadata, fd, i < 2 ? RCS : CCS);
 	/* No failing check while the readers run: it would leave them. */
 	for (i = 0; i < 8; i++) {
 		r[i] = (struct reader){ .fd = fd, .stop = &stop };
@@ -370,49 +380,57 @@ static void test_concurrency(void)
 	stop = true;
 	for (i = 0; i < 8; i++)
 		pthread_join(th[i], NULL);
-	EXPECT(!errors, "%u submits or waits failed", errors);
+	/* Submits or waits that failed */
+	ASSERT_EQ(0, errors);
 	for (i = 0; i < 8; i++) {
-		EXPECT(!r[i].decreased, "reader %u saw a counter decrease", i);
-		EXPECT(r[i].reads > 0, "reader %u never read", i);
+		ASSERT_FALSE(r[i].decreased) {
+			TH_LOG("reader %u saw a counter decrease", i);
+		}
+		ASSERT_LT(0, r[i].reads) {
+			TH_LOG("reader %u never read", i);
+		}
 	}
 	read_fdinfo(fd, &s);
 	/* rcs: two queues share one engine: one tick of rounding per switch */
-	EXPECT(s.cycles[RCS] <= 100 * ticks(2000000) + 100 &&
-	       s.cycles[RCS] + 100 >= 100 * ticks(2000000),
-	       "rcs %llu, want %llu", s.cycles[RCS], 100 * ticks(2000000));
-	EXPECT(s.cycles[CCS] == 100 * ticks(2000000),
-	       "ccs %llu, want %llu", s.cycles[CCS], 100 * ticks(2000000));
-	spec_check(fd);
+	ASSERT_GE(100 * ticks(2000000) + 100, s.cycles[RCS]);
+	ASSERT_LE(100 * ticks(2000000), s.cycles[RCS] + 100);
+	ASSERT_EQ(100 * ticks(2000000), s.cycles[CCS]);
+	spec_check(_metadata, fd);
 	close(fd);
 }
 
 /* A hung job's time until reset counts; the queue is banned after. */
-static void test_hang(void)
+TEST_F_TIMEOUT(fdinfo, hang, TIMEOUT)
 {
 	int fd = client_open();
-	__u32 q = new_queue(fd, RCS);
-	__u32 bo = new_bo(fd, DRM_SIMGPU_REGION_SYSTEM, 4096);
+	__u32 q = new_queue(_metadata, fd, RCS);
+	__u32 bo = new_bo(_metadata, fd, DRM_SIMGPU_REGION_SYSTEM, 4096);
 	struct sample a, b;
 	__u64 t0 = now_ns();
 
 	read_fdinfo(fd, &a);
-	EXPECT(!submit_busy(fd, q, 0, true, bo), "submit failed");
+	ASSERT_EQ(0, submit_busy(fd, q, 0, true, bo));
 	sleep_ns(NSEC_PER_SEC / 5);
 	read_fdinfo(fd, &b);
-	EXPECT(b.cycles[RCS] >= a.cycles[RCS] + ticks(NSEC_PER_SEC / 10),
-	       "hung job's time not counted while hung");
-	bo_wait(fd, bo);
+	ASSERT_LE(a.cycles[RCS] + ticks(NSEC_PER_SEC / 10), b.cycles[RCS]) {
+		TH_LOG("hung job's time not counted while hung");
+	}
+	bo_wait(_metadata, fd, bo);
 	a = b;
 	read_fdinfo(fd, &b);
-	EXPECT(b.cycles[RCS] >= a.cycles[RCS], "counter went backwards on reset");
-	EXPECT(b.cycles[RCS] <= ticks(now_ns() - t0), "more time than elapsed");
-	EXPECT(submit_busy(fd, q, 1000, false, 0) == -ECANCELED,
-	       "banned queue accepted a job");
+	ASSERT_LE(a.cycles[RCS], b.cycles[RCS]) {
+		TH_LOG("counter went backwards on reset");
+	}
+	ASSERT_GE(ticks(now_ns() - t0), b.cycles[RCS]) {
+		TH_LOG("more time than elapsed");
+	}
+	/* The queue is banned */
+	ASSERT_EQ(-ECANCELED, submit_busy(fd, q, 1000, false, 0));
 	close(fd);
 }
 
 /* Four ccs engines busy: capacity 4, cycles 4x, utilisation <= 100 %. */
-static void test_capacity(void)
+TEST_F_TIMEOUT(fdinfo, capacity, TIMEOUT)
 {
 	int fd = client_open();
 	struct sample a, b;
@@ -421,20 +439,23 @@ static void test_capacity(void)
 	double u;
 
 	for (i = 0; i < 4; i++)
-		q[i] = new_queue(fd, CCS);
+		q[i] = new_queue(_metadata, fd, CCS);
 	for (i = 0; i < 4; i++)
-		EXPECT(!submit_busy(fd, q[i], 2 * NSEC_PER_SEC, false, 0), "submit");
+		ASSERT_EQ(0, submit_busy(fd, q[i], 2 * NSEC_PER_SEC, false, 0));
 	sleep_ns(NSEC_PER_SEC / 5);
 	read_fdinfo(fd, &a);
 	sleep_ns(NSEC_PER_SEC);
 	read_fdinfo(fd, &b);
-	EXPECT(b.capacity[CCS] == 4, "capacity %llu", b.capacity[CCS]);
+	ASSERT_EQ(4, b.capacity[CCS]);
 	u = util(&a, &b, CCS);
-	EXPECT(u >= 99.0 && u <= 100.0, "4 busy ccs engines read %.2f%%", u);
+	ASSERT_TRUE(u >= 99.0 && u <= 100.0) {
+		TH_LOG("4 busy ccs engines read %.2f%%", u);
+	}
 	close(fd);
 }
 
-static __u64 mem(const char *text, const char *key)
+static __u64 mem(struct __test_metadata *_metadata, const char *text,
+		 const char *key)
 {
 	bool found;
 	char full[64];
@@ -443,9 +464,8 @@ static __u64 mem(const char *text, const char *key)
 
 	snprintf(full, sizeof(full), "\n%s:\t", key);
 	p = strstr(text, full);
-	if (!p) {
-		fail("no %s", key);
-		return 0;
+	ASSERT_NE(NULL, p) {
+		TH_LOG("no %s", key);
 	}
 	v = key_value(text, key, &found);
 	p += strlen(full);
@@ -459,125 +479,107 @@ static __u64 mem(const char *text, const char *key)
 }
 
 /* Memory keys move exactly as the spec says. */
-static void test_memory(void)
+TEST_F_TIMEOUT(fdinfo, memory, TIMEOUT)
 {
 	int fd = client_open(), other = client_open();
 	struct drm_simgpu_gem_mmap_offset mo = {};
 	struct drm_simgpu_gem_madvise madv = {};
 	struct drm_prime_handle prime = {};
+	struct drm_gem_close gc = {};
 	__u32 sys, vram, q;
 	struct sample s;
 	char *map;
 
-	sys = new_bo(fd, DRM_SIMGPU_REGION_SYSTEM, 1 << 20);
-	vram = new_bo(fd, DRM_SIMGPU_REGION_VRAM0, 2 << 20);
+	sys = new_bo(_metadata, fd, DRM_SIMGPU_REGION_SYSTEM, 1 << 20);
+	vram = new_bo(_metadata, fd, DRM_SIMGPU_REGION_VRAM0, 2 << 20);
 	read_fdinfo(fd, &s);
-	EXPECT(mem(s.text, "drm-total-memory") == 1 << 20, "total-memory");
-	EXPECT(mem(s.text, "drm-total-vram0") == 2 << 20, "total-vram0");
-	EXPECT(mem(s.text, "drm-shared-memory") == 0, "shared-memory");
+	ASSERT_EQ(1 << 20, mem(_metadata, s.text, "drm-total-memory"));
+	ASSERT_EQ(2 << 20, mem(_metadata, s.text, "drm-total-vram0"));
+	ASSERT_EQ(0, mem(_metadata, s.text, "drm-shared-memory"));
 
 	/* Touch the pages: resident. */
 	mo.handle = sys;
-	EXPECT(!sg_ioctl(fd, DRM_IOCTL_SIMGPU_GEM_MMAP_OFFSET, &mo), "mmap offset");
-	map = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE, MAP_SHARED, fd, mo.offset);
-	EXPECT(map != MAP_FAILED, "mmap");
-	if (map != MAP_FAILED) {
-		memset(map, 1, 1 << 20);
-		munmap(map, 1 << 20);
-	}
+	ASSERT_EQ(0, sg_ioctl(fd, DRM_IOCTL_SIMGPU_GEM_MMAP_OFFSET, &mo));
+	map = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		   mo.offset);
+	ASSERT_NE(MAP_FAILED, map);
+	memset(map, 1, 1 << 20);
+	munmap(map, 1 << 20);
 	read_fdinfo(fd, &s);
-	EXPECT(mem(s.text, "drm-resident-memory") == 1 << 20, "resident-memory %llu",
-	       mem(s.text, "drm-resident-memory"));
+	ASSERT_EQ(1 << 20, mem(_metadata, s.text, "drm-resident-memory"));
 
 	/* Busy with a job: active. */
-	q = new_queue(fd, RCS);
-	EXPECT(!submit_busy(fd, q, NSEC_PER_SEC / 2, false, vram), "submit");
+	q = new_queue(_metadata, fd, RCS);
+	ASSERT_EQ(0, submit_busy(fd, q, NSEC_PER_SEC / 2, false, vram));
 	read_fdinfo(fd, &s);
-	EXPECT(mem(s.text, "drm-active-vram0") == 2 << 20, "active-vram0 %llu",
-	       mem(s.text, "drm-active-vram0"));
-	bo_wait(fd, vram);
+	ASSERT_EQ(2 << 20, mem(_metadata, s.text, "drm-active-vram0"));
+	bo_wait(_metadata, fd, vram);
 	read_fdinfo(fd, &s);
-	EXPECT(mem(s.text, "drm-active-vram0") == 0, "active-vram0 after wait");
+	ASSERT_EQ(0, mem(_metadata, s.text, "drm-active-vram0"));
 
 	/* Purgeable. */
 	madv.handle = sys;
 	madv.madv = DRM_SIMGPU_MADV_DONTNEED;
-	EXPECT(!sg_ioctl(fd, DRM_IOCTL_SIMGPU_GEM_MADVISE, &madv), "madvise");
+	ASSERT_EQ(0, sg_ioctl(fd, DRM_IOCTL_SIMGPU_GEM_MADVISE, &madv));
 	read_fdinfo(fd, &s);
-	EXPECT(mem(s.text, "drm-purgeable-memory") == 1 << 20, "purgeable-memory %llu",
-	       mem(s.text, "drm-purgeable-memory"));
+	ASSERT_EQ(1 << 20, mem(_metadata, s.text, "drm-purgeable-memory"));
 	madv.madv = DRM_SIMGPU_MADV_WILLNEED;
-	EXPECT(!sg_ioctl(fd, DRM_IOCTL_SIMGPU_GEM_MADVISE, &madv), "madvise");
+	ASSERT_EQ(0, sg_ioctl(fd, DRM_IOCTL_SIMGPU_GEM_MADVISE, &madv));
 
 	/* Shared through PRIME with another client: shared in both. */
 	prime.handle = vram;
 	prime.flags = DRM_CLOEXEC | DRM_RDWR;
-	EXPECT(!sg_ioctl(fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &prime), "export");
-	EXPECT(!sg_ioctl(other, DRM_IOCTL_PRIME_FD_TO_HANDLE, &prime), "import");
+	ASSERT_EQ(0, sg_ioctl(fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &prime));
+	ASSERT_EQ(0, sg_ioctl(other, DRM_IOCTL_PRIME_FD_TO_HANDLE, &prime));
 	read_fdinfo(fd, &s);
-	EXPECT(mem(s.text, "drm-shared-vram0") == 2 << 20, "shared-vram0 (exporter)");
+	ASSERT_EQ(2 << 20, mem(_metadata, s.text, "drm-shared-vram0")) {
+		TH_LOG("exporter");
+	}
 	read_fdinfo(other, &s);
-	EXPECT(mem(s.text, "drm-shared-vram0") == 2 << 20, "shared-vram0 (importer)");
-	EXPECT(mem(s.text, "drm-total-vram0") == 2 << 20, "total-vram0 (importer)");
+	ASSERT_EQ(2 << 20, mem(_metadata, s.text, "drm-shared-vram0")) {
+		TH_LOG("importer");
+	}
+	ASSERT_EQ(2 << 20, mem(_metadata, s.text, "drm-total-vram0")) {
+		TH_LOG("importer");
+	}
 	close(prime.fd);
 
 	/* Freed: gone. */
-	{
-		struct drm_gem_close gc = { .handle = sys };
-
-		EXPECT(!sg_ioctl(fd, DRM_IOCTL_GEM_CLOSE, &gc), "gem close");
-	}
+	gc.handle = sys;
+	ASSERT_EQ(0, sg_ioctl(fd, DRM_IOCTL_GEM_CLOSE, &gc));
 	read_fdinfo(fd, &s);
-	EXPECT(mem(s.text, "drm-total-memory") == 0, "total-memory after free");
-	EXPECT(s.len < 4096, "fdinfo is %zu bytes", s.len);
-	spec_check(fd);
-	spec_check(other);
+	ASSERT_EQ(0, mem(_metadata, s.text, "drm-total-memory"));
+	ASSERT_GT(4096, s.len) {
+		TH_LOG("fdinfo is %zu bytes", s.len);
+	}
+	spec_check(_metadata, fd);
+	spec_check(_metadata, other);
 	close(other);
 	close(fd);
 }
 
-/* "wrap" needs the 1 GHz clock, so it only runs when asked for. */
-static const struct {
-	struct tap_test test;
-	bool by_default;
-} tests[] = {
-	{ { "fdinfo accuracy", test_accuracy }, true },
-	{ { "fdinfo running", test_running }, true },
-	{ { "fdinfo destroy", test_destroy }, true },
-	{ { "fdinfo concurrency", test_concurrency }, true },
-	{ { "fdinfo hang", test_hang }, true },
-	{ { "fdinfo capacity", test_capacity }, true },
-	{ { "fdinfo memory", test_memory }, true },
-	{ { "fdinfo wrap", test_wrap }, false },
-};
+/*
+ * With a 1 GHz refclk the 32-bit CTX_TIMESTAMP wraps every 4.3 s: 30 s of
+ * work on one queue, no reads in between, must end exactly at 30e9 ticks.
+ */
+TEST_F_TIMEOUT(fdinfo, wrap, TIMEOUT)
+{
+	struct sample s;
+	__u32 q;
+	int fd;
+
+	if (refclk != NSEC_PER_SEC)
+		SKIP(return, "needs simgpu.refclk_hz=1000000000, have %llu",
+		     (unsigned long long)refclk);
+	fd = client_open();
+	q = new_queue(_metadata, fd, RCS);
+	run_jobs(_metadata, fd, q, 30, NSEC_PER_SEC);
+	read_fdinfo(fd, &s);
+	ASSERT_EQ(30 * NSEC_PER_SEC, s.cycles[RCS]);
+	close(fd);
+}
 
 int main(int argc, char **argv)
 {
-	struct drm_simgpu_query_config cfg = {};
-	struct drm_simgpu_query qy = {
-		.type = DRM_SIMGPU_QUERY_CONFIG,
-		.size = sizeof(cfg),
-		.data = (uintptr_t)&cfg,
-	};
-	int fd = client_open();
-	unsigned int i;
-
-	if (sg_ioctl(fd, DRM_IOCTL_SIMGPU_QUERY, &qy)) {
-		fprintf(stderr, "QUERY_CONFIG failed\n");
-		return 1;
-	}
-	refclk = cfg.refclk_hz;
-	close(fd);
-	setvbuf(stdout, NULL, _IOLBF, 0);
-
-	for (i = 0; i < ARRAY_SIZE(tests); i++) {
-		const char *name = tests[i].test.name + strlen("fdinfo ");
-		bool run = argc == 1 && tests[i].by_default;
-
-		for (int a = 1; a < argc; a++)
-			run |= !strcmp(argv[a], name);
-		if (run)
-			tap_run(tests[i].test.name, tests[i].test.fn);
-	}
-	return tap_failed ? 1 : 0;
+	return simgpu_test_main(argc, argv);
 }

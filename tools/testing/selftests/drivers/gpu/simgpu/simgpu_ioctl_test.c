@@ -8,20 +8,45 @@
 
 #include <sys/wait.h>
 
+#include "../../../kselftest_harness.h"
 #include "simgpu_test.h"
 
 #define PAGE	4096
 
-static int fd = -1;
+/* Each test is a new client of simgpu */
+FIXTURE(ioctl) {
+	int fd;
+};
 
-static void open_device(void)
+FIXTURE_SETUP(ioctl)
 {
-	fd = open_simgpu();
-	CHECK_ERR(fd < 0 ? fd : 0, 0);
+	self->fd = open_simgpu();
+	if (self->fd == -ENODEV)
+		SKIP(return, SIMGPU_NO_DEVICE);
+	ASSERT_LE(0, self->fd);
 }
 
-static void query(void)
+FIXTURE_TEARDOWN(ioctl)
 {
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+/* The fixture's file is a simgpu render node */
+TEST_F(ioctl, open_device)
+{
+	struct drm_version v = {};
+	char name[32] = "";
+
+	v.name = name;
+	v.name_len = sizeof(name) - 1;
+	ASSERT_EQ(0, sg_ioctl(self->fd, DRM_IOCTL_VERSION, &v));
+	ASSERT_STREQ("simgpu", name);
+}
+
+TEST_F(ioctl, query)
+{
+	int fd = self->fd;
 	struct drm_simgpu_query_config config;
 	struct {
 		struct drm_simgpu_query_engines e;
@@ -33,36 +58,38 @@ static void query(void)
 	} regions;
 	struct drm_simgpu_query q = { .type = DRM_SIMGPU_QUERY_CONFIG };
 
-	CHECK_ERR(sg_ioctl(fd, DRM_IOCTL_SIMGPU_QUERY, &q), 0);
-	CHECK(q.size == sizeof(config));
+	ASSERT_EQ(0, sg_ioctl(fd, DRM_IOCTL_SIMGPU_QUERY, &q));
+	ASSERT_EQ(sizeof(config), q.size);
 	q.data = (uintptr_t)&config;
-	CHECK_ERR(sg_ioctl(fd, DRM_IOCTL_SIMGPU_QUERY, &q), 0);
-	CHECK(config.refclk_hz > 0);
-	CHECK(config.num_engines > 0 && config.max_cmds > 0);
+	ASSERT_EQ(0, sg_ioctl(fd, DRM_IOCTL_SIMGPU_QUERY, &q));
+	ASSERT_LT(0, config.refclk_hz);
+	ASSERT_LT(0, config.num_engines);
+	ASSERT_LT(0, config.max_cmds);
 
 	q = (struct drm_simgpu_query){
 		.type = DRM_SIMGPU_QUERY_ENGINES,
 		.size = sizeof(engines),
 		.data = (uintptr_t)&engines,
 	};
-	CHECK_ERR(sg_ioctl(fd, DRM_IOCTL_SIMGPU_QUERY, &q), 0);
-	CHECK(engines.e.num_engines == config.num_engines);
-	CHECK(q.size == sizeof(engines.e) +
-			config.num_engines * sizeof(engines.info[0]));
+	ASSERT_EQ(0, sg_ioctl(fd, DRM_IOCTL_SIMGPU_QUERY, &q));
+	ASSERT_EQ(config.num_engines, engines.e.num_engines);
+	ASSERT_EQ(sizeof(engines.e) +
+		  config.num_engines * sizeof(engines.info[0]), q.size);
 
 	q = (struct drm_simgpu_query){
 		.type = DRM_SIMGPU_QUERY_REGIONS,
 		.size = sizeof(regions),
 		.data = (uintptr_t)&regions,
 	};
-	CHECK_ERR(sg_ioctl(fd, DRM_IOCTL_SIMGPU_QUERY, &q), 0);
-	CHECK(regions.r.num_regions == DRM_SIMGPU_REGION_COUNT);
-	CHECK(regions.info[DRM_SIMGPU_REGION_VRAM0].total_size > 0);
+	ASSERT_EQ(0, sg_ioctl(fd, DRM_IOCTL_SIMGPU_QUERY, &q));
+	ASSERT_EQ(DRM_SIMGPU_REGION_COUNT, regions.r.num_regions);
+	ASSERT_LT(0, regions.info[DRM_SIMGPU_REGION_VRAM0].total_size);
 }
 
 /* A job's WRITEs land in the buffer, seen through mmap */
-static void submit_write_mmap(void)
+TEST_F(ioctl, submit_write_mmap)
 {
+	int fd = self->fd;
 	struct drm_simgpu_cmd cmds[3] = {
 		{ .op = DRM_SIMGPU_CMD_WRITE, .offset = 0, .value = 0x11111111 },
 		{ .op = DRM_SIMGPU_CMD_BUSY, .value = 1000000 },
@@ -72,26 +99,27 @@ static void submit_write_mmap(void)
 	uint32_t queue, bo;
 	uint32_t *map;
 
-	CHECK_ERR(queue_create(fd, DRM_SIMGPU_ENGINE_CLASS_RENDER,
-			       DRM_SIMGPU_ENGINE_INSTANCE_ANY, &queue), 0);
-	CHECK_ERR(bo_create(fd, 2 * PAGE, DRM_SIMGPU_REGION_SYSTEM, &bo), 0);
+	ASSERT_EQ(0, queue_create(fd, DRM_SIMGPU_ENGINE_CLASS_RENDER,
+				  DRM_SIMGPU_ENGINE_INSTANCE_ANY, &queue));
+	ASSERT_EQ(0, bo_create(fd, 2 * PAGE, DRM_SIMGPU_REGION_SYSTEM, &bo));
 	map = bo_mmap(fd, bo, 2 * PAGE);
-	CHECK(map);
+	ASSERT_NE(NULL, map);
 	cmds[0].handle = bo;
 	cmds[2].handle = bo;
-	CHECK_ERR(submit(fd, queue, cmds, 3), 0);
-	CHECK_ERR(wait_bo(fd, bo, now_ns() + 5000000000LL), 0);
-	CHECK(map[0] == 0x11111111);
-	CHECK(map[(PAGE + 8) / 4] == 0x22222222);
-	CHECK(map[1] == 0);
+	ASSERT_EQ(0, submit(fd, queue, cmds, 3));
+	ASSERT_EQ(0, wait_bo(fd, bo, now_ns() + 5000000000LL));
+	ASSERT_EQ(0x11111111, map[0]);
+	ASSERT_EQ(0x22222222, map[(PAGE + 8) / 4]);
+	ASSERT_EQ(0, map[1]);
 	munmap(map, 2 * PAGE);
-	CHECK_ERR(bo_close(fd, bo), 0);
-	CHECK_ERR(queue_destroy(fd, queue), 0);
+	ASSERT_EQ(0, bo_close(fd, bo));
+	ASSERT_EQ(0, queue_destroy(fd, queue));
 }
 
 /* Jobs of one queue run in order; a syncobj orders jobs of two queues */
-static void ordering(void)
+TEST_F(ioctl, ordering)
 {
+	int fd = self->fd;
 	struct drm_simgpu_cmd cmds[2] = {
 		{ .op = DRM_SIMGPU_CMD_BUSY, .value = 200000 },
 		{ .op = DRM_SIMGPU_CMD_WRITE },
@@ -100,13 +128,13 @@ static void ordering(void)
 	uint32_t *map;
 	unsigned int i;
 
-	CHECK_ERR(queue_create(fd, DRM_SIMGPU_ENGINE_CLASS_COMPUTE,
-			       DRM_SIMGPU_ENGINE_INSTANCE_ANY, &q1), 0);
-	CHECK_ERR(queue_create(fd, DRM_SIMGPU_ENGINE_CLASS_COPY,
-			       DRM_SIMGPU_ENGINE_INSTANCE_ANY, &q2), 0);
-	CHECK_ERR(bo_create(fd, PAGE, DRM_SIMGPU_REGION_VRAM0, &bo), 0);
+	ASSERT_EQ(0, queue_create(fd, DRM_SIMGPU_ENGINE_CLASS_COMPUTE,
+				  DRM_SIMGPU_ENGINE_INSTANCE_ANY, &q1));
+	ASSERT_EQ(0, queue_create(fd, DRM_SIMGPU_ENGINE_CLASS_COPY,
+				  DRM_SIMGPU_ENGINE_INSTANCE_ANY, &q2));
+	ASSERT_EQ(0, bo_create(fd, PAGE, DRM_SIMGPU_REGION_VRAM0, &bo));
 	map = bo_mmap(fd, bo, PAGE);
-	CHECK(map);
+	ASSERT_NE(NULL, map);
 
 	/* Slot 0 is overwritten by each job, slot i + 1 written by job i */
 	cmds[1].handle = bo;
@@ -116,32 +144,33 @@ static void ordering(void)
 		c[1].value = i;
 		c[2].offset = 4 * (i + 1);
 		c[2].value = i * 3 + 1;
-		CHECK_ERR(submit(fd, q1, c, 3), 0);
+		ASSERT_EQ(0, submit(fd, q1, c, 3));
 	}
-	CHECK_ERR(wait_bo(fd, bo, now_ns() + 5000000000LL), 0);
-	CHECK(map[0] == 31);
+	ASSERT_EQ(0, wait_bo(fd, bo, now_ns() + 5000000000LL));
+	ASSERT_EQ(31, map[0]);
 	for (i = 0; i < 32; i++)
-		CHECK(map[i + 1] == i * 3 + 1);
+		ASSERT_EQ(i * 3 + 1, map[i + 1]);
 
 	/* q2 waits for a long job of q1 through a syncobj */
-	CHECK_ERR(syncobj_create(fd, &sync), 0);
+	ASSERT_EQ(0, syncobj_create(fd, &sync));
 	cmds[0].value = 50000000;
 	cmds[1].value = 1;
-	CHECK_ERR(submit_sync(fd, q1, cmds, 2, 0, sync), 0);
+	ASSERT_EQ(0, submit_sync(fd, q1, cmds, 2, 0, sync));
 	cmds[1].value = 2;
-	CHECK_ERR(submit_sync(fd, q2, &cmds[1], 1, sync, 0), 0);
-	CHECK_ERR(wait_bo(fd, bo, now_ns() + 5000000000LL), 0);
-	CHECK_ERR(syncobj_wait(fd, sync, 0), 0);
-	CHECK(map[0] == 2);
+	ASSERT_EQ(0, submit_sync(fd, q2, &cmds[1], 1, sync, 0));
+	ASSERT_EQ(0, wait_bo(fd, bo, now_ns() + 5000000000LL));
+	ASSERT_EQ(0, syncobj_wait(fd, sync, 0));
+	ASSERT_EQ(2, map[0]);
 
 	munmap(map, PAGE);
-	CHECK_ERR(bo_close(fd, bo), 0);
-	CHECK_ERR(queue_destroy(fd, q1), 0);
-	CHECK_ERR(queue_destroy(fd, q2), 0);
+	ASSERT_EQ(0, bo_close(fd, bo));
+	ASSERT_EQ(0, queue_destroy(fd, q1));
+	ASSERT_EQ(0, queue_destroy(fd, q2));
 }
 
-static void wait_bo_timeout(void)
+TEST_F(ioctl, wait_bo_timeout)
 {
+	int fd = self->fd;
 	struct drm_simgpu_cmd cmds[2] = {
 		{ .op = DRM_SIMGPU_CMD_BUSY, .value = 200000000 },
 		{ .op = DRM_SIMGPU_CMD_WRITE, .value = 1 },
@@ -149,27 +178,28 @@ static void wait_bo_timeout(void)
 	uint32_t queue, bo;
 	uint64_t t;
 
-	CHECK_ERR(queue_create(fd, DRM_SIMGPU_ENGINE_CLASS_VIDEO_ENHANCE,
-			       DRM_SIMGPU_ENGINE_INSTANCE_ANY, &queue), 0);
-	CHECK_ERR(bo_create(fd, PAGE, DRM_SIMGPU_REGION_SYSTEM, &bo), 0);
-	CHECK_ERR(wait_bo(fd, bo, 0), 0);
+	ASSERT_EQ(0, queue_create(fd, DRM_SIMGPU_ENGINE_CLASS_VIDEO_ENHANCE,
+				  DRM_SIMGPU_ENGINE_INSTANCE_ANY, &queue));
+	ASSERT_EQ(0, bo_create(fd, PAGE, DRM_SIMGPU_REGION_SYSTEM, &bo));
+	ASSERT_EQ(0, wait_bo(fd, bo, 0));
 	cmds[1].handle = bo;
-	CHECK_ERR(submit(fd, queue, cmds, 2), 0);
-	CHECK_ERR(wait_bo(fd, bo, 0), -ETIME);
+	ASSERT_EQ(0, submit(fd, queue, cmds, 2));
+	ASSERT_EQ(-ETIME, wait_bo(fd, bo, 0));
 	t = now_ns();
-	CHECK_ERR(wait_bo(fd, bo, t + 20000000), -ETIME);
-	CHECK(now_ns() - t >= 15000000);
-	CHECK_ERR(wait_bo(fd, bo, now_ns() + 5000000000LL), 0);
-	CHECK_ERR(bo_close(fd, bo), 0);
-	CHECK_ERR(queue_destroy(fd, queue), 0);
+	ASSERT_EQ(-ETIME, wait_bo(fd, bo, t + 20000000));
+	ASSERT_LE(15000000, now_ns() - t);
+	ASSERT_EQ(0, wait_bo(fd, bo, now_ns() + 5000000000LL));
+	ASSERT_EQ(0, bo_close(fd, bo));
+	ASSERT_EQ(0, queue_destroy(fd, queue));
 }
 
 /*
  * A hang is reset: only the guilty queue is banned, an innocent queue on
  * the same engine, queued behind the hang, completes.
  */
-static void hang_reset(void)
+TEST_F(ioctl, hang_reset)
 {
+	int fd = self->fd;
 	struct drm_simgpu_cmd hang = { .op = DRM_SIMGPU_CMD_HANG };
 	struct drm_simgpu_cmd write[2] = {
 		{ .op = DRM_SIMGPU_CMD_BUSY, .value = 1000000 },
@@ -179,21 +209,21 @@ static void hang_reset(void)
 	uint32_t *map;
 	int ret = 0, i;
 
-	CHECK_ERR(queue_create(fd, DRM_SIMGPU_ENGINE_CLASS_RENDER, 0, &guilty),
-		  0);
-	CHECK_ERR(queue_create(fd, DRM_SIMGPU_ENGINE_CLASS_RENDER, 0,
-			       &innocent), 0);
-	CHECK_ERR(bo_create(fd, PAGE, DRM_SIMGPU_REGION_SYSTEM, &bo), 0);
+	ASSERT_EQ(0, queue_create(fd, DRM_SIMGPU_ENGINE_CLASS_RENDER, 0,
+				  &guilty));
+	ASSERT_EQ(0, queue_create(fd, DRM_SIMGPU_ENGINE_CLASS_RENDER, 0,
+				  &innocent));
+	ASSERT_EQ(0, bo_create(fd, PAGE, DRM_SIMGPU_REGION_SYSTEM, &bo));
 	map = bo_mmap(fd, bo, PAGE);
-	CHECK(map);
-	CHECK_ERR(syncobj_create(fd, &gsync), 0);
+	ASSERT_NE(NULL, map);
+	ASSERT_EQ(0, syncobj_create(fd, &gsync));
 	write[1].handle = bo;
 
-	CHECK_ERR(submit_sync(fd, guilty, &hang, 1, 0, gsync), 0);
-	CHECK_ERR(submit(fd, innocent, write, 2), 0);
-	CHECK_ERR(wait_bo(fd, bo, now_ns() + 10000000000LL), 0);
-	CHECK(map[0] == 42);
-	CHECK_ERR(syncobj_wait(fd, gsync, now_ns() + 5000000000LL), 0);
+	ASSERT_EQ(0, submit_sync(fd, guilty, &hang, 1, 0, gsync));
+	ASSERT_EQ(0, submit(fd, innocent, write, 2));
+	ASSERT_EQ(0, wait_bo(fd, bo, now_ns() + 10000000000LL));
+	ASSERT_EQ(42, map[0]);
+	ASSERT_EQ(0, syncobj_wait(fd, gsync, now_ns() + 5000000000LL));
 
 	/* The guilty queue is banned, the innocent one goes on */
 	for (i = 0; i < 100; i++) {
@@ -202,20 +232,21 @@ static void hang_reset(void)
 			break;
 		usleep(10000);
 	}
-	CHECK_ERR(ret, -ECANCELED);
+	ASSERT_EQ(-ECANCELED, ret);
 	write[1].value = 43;
-	CHECK_ERR(submit(fd, innocent, write, 2), 0);
-	CHECK_ERR(wait_bo(fd, bo, now_ns() + 5000000000LL), 0);
-	CHECK(map[0] == 43);
+	ASSERT_EQ(0, submit(fd, innocent, write, 2));
+	ASSERT_EQ(0, wait_bo(fd, bo, now_ns() + 5000000000LL));
+	ASSERT_EQ(43, map[0]);
 
 	munmap(map, PAGE);
-	CHECK_ERR(bo_close(fd, bo), 0);
-	CHECK_ERR(queue_destroy(fd, guilty), 0);
-	CHECK_ERR(queue_destroy(fd, innocent), 0);
+	ASSERT_EQ(0, bo_close(fd, bo));
+	ASSERT_EQ(0, queue_destroy(fd, guilty));
+	ASSERT_EQ(0, queue_destroy(fd, innocent));
 }
 
-static void prime(void)
+TEST_F(ioctl, prime)
 {
+	int fd = self->fd;
 	struct drm_simgpu_cmd cmd = { .op = DRM_SIMGPU_CMD_WRITE, .value = 7 };
 	struct drm_prime_handle exp = { .flags = DRM_CLOEXEC | DRM_RDWR };
 	struct drm_prime_handle imp = {};
@@ -224,46 +255,48 @@ static void prime(void)
 	int fd2;
 
 	fd2 = open_simgpu();
-	CHECK_ERR(fd2 < 0 ? fd2 : 0, 0);
-	CHECK_ERR(bo_create(fd, PAGE, DRM_SIMGPU_REGION_SYSTEM, &bo), 0);
+	ASSERT_LE(0, fd2);
+	ASSERT_EQ(0, bo_create(fd, PAGE, DRM_SIMGPU_REGION_SYSTEM, &bo));
 	exp.handle = bo;
-	CHECK_ERR(sg_ioctl(fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &exp), 0);
+	ASSERT_EQ(0, sg_ioctl(fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &exp));
 	imp.fd = exp.fd;
-	CHECK_ERR(sg_ioctl(fd2, DRM_IOCTL_PRIME_FD_TO_HANDLE, &imp), 0);
+	ASSERT_EQ(0, sg_ioctl(fd2, DRM_IOCTL_PRIME_FD_TO_HANDLE, &imp));
 	close(exp.fd);
 
 	/* The second client writes the shared buffer */
-	CHECK_ERR(queue_create(fd2, DRM_SIMGPU_ENGINE_CLASS_COPY,
-			       DRM_SIMGPU_ENGINE_INSTANCE_ANY, &queue), 0);
+	ASSERT_EQ(0, queue_create(fd2, DRM_SIMGPU_ENGINE_CLASS_COPY,
+				  DRM_SIMGPU_ENGINE_INSTANCE_ANY, &queue));
 	cmd.handle = imp.handle;
-	CHECK_ERR(submit(fd2, queue, &cmd, 1), 0);
-	CHECK_ERR(wait_bo(fd, bo, now_ns() + 5000000000LL), 0);
+	ASSERT_EQ(0, submit(fd2, queue, &cmd, 1));
+	ASSERT_EQ(0, wait_bo(fd, bo, now_ns() + 5000000000LL));
 	map = bo_mmap(fd, bo, PAGE);
-	CHECK(map);
-	CHECK(map[0] == 7);
+	ASSERT_NE(NULL, map);
+	ASSERT_EQ(7, map[0]);
 	munmap(map, PAGE);
 	close(fd2);
-	CHECK_ERR(bo_close(fd, bo), 0);
+	ASSERT_EQ(0, bo_close(fd, bo));
 }
 
-static void madvise_purgeable(void)
+TEST_F(ioctl, madvise_purgeable)
 {
+	int fd = self->fd;
 	struct drm_simgpu_gem_madvise m = { .madv = DRM_SIMGPU_MADV_DONTNEED };
 	uint32_t bo;
 
-	CHECK_ERR(bo_create(fd, PAGE, DRM_SIMGPU_REGION_SYSTEM, &bo), 0);
+	ASSERT_EQ(0, bo_create(fd, PAGE, DRM_SIMGPU_REGION_SYSTEM, &bo));
 	m.handle = bo;
-	CHECK_ERR(sg_ioctl(fd, DRM_IOCTL_SIMGPU_GEM_MADVISE, &m), 0);
-	CHECK(m.retained == 1);
+	ASSERT_EQ(0, sg_ioctl(fd, DRM_IOCTL_SIMGPU_GEM_MADVISE, &m));
+	ASSERT_EQ(1, m.retained);
 	m.madv = DRM_SIMGPU_MADV_WILLNEED;
-	CHECK_ERR(sg_ioctl(fd, DRM_IOCTL_SIMGPU_GEM_MADVISE, &m), 0);
-	CHECK(m.retained == 1);
-	CHECK_ERR(bo_close(fd, bo), 0);
+	ASSERT_EQ(0, sg_ioctl(fd, DRM_IOCTL_SIMGPU_GEM_MADVISE, &m));
+	ASSERT_EQ(1, m.retained);
+	ASSERT_EQ(0, bo_close(fd, bo));
 }
 
 /* Every ioctl rejects bad arguments with the documented errno */
-static void bad_args(void)
+TEST_F(ioctl, bad_args)
 {
+	int fd = self->fd;
 	struct drm_simgpu_cmd cmd = { .op = DRM_SIMGPU_CMD_BUSY, .value = 1 };
 	struct drm_simgpu_query q = {};
 	struct drm_simgpu_exec_queue_create qc = {};
@@ -275,177 +308,180 @@ static void bad_args(void)
 	struct drm_simgpu_wait_bo w = {};
 	uint32_t queue, bo, vram, missing = 0x7fffffff;
 
-	CHECK_ERR(queue_create(fd, DRM_SIMGPU_ENGINE_CLASS_RENDER,
-			       DRM_SIMGPU_ENGINE_INSTANCE_ANY, &queue), 0);
-	CHECK_ERR(bo_create(fd, PAGE, DRM_SIMGPU_REGION_SYSTEM, &bo), 0);
-	CHECK_ERR(bo_create(fd, PAGE, DRM_SIMGPU_REGION_VRAM0, &vram), 0);
+	ASSERT_EQ(0, queue_create(fd, DRM_SIMGPU_ENGINE_CLASS_RENDER,
+				  DRM_SIMGPU_ENGINE_INSTANCE_ANY, &queue));
+	ASSERT_EQ(0, bo_create(fd, PAGE, DRM_SIMGPU_REGION_SYSTEM, &bo));
+	ASSERT_EQ(0, bo_create(fd, PAGE, DRM_SIMGPU_REGION_VRAM0, &vram));
 
 	/* QUERY */
 	q.type = 99;
-	CHECK_ERR(sg_ioctl(fd, DRM_IOCTL_SIMGPU_QUERY, &q), -EINVAL);
+	ASSERT_EQ(-EINVAL, sg_ioctl(fd, DRM_IOCTL_SIMGPU_QUERY, &q));
 	q.type = DRM_SIMGPU_QUERY_CONFIG;
 	q.size = 4;
 	q.data = (uintptr_t)&cmd;
-	CHECK_ERR(sg_ioctl(fd, DRM_IOCTL_SIMGPU_QUERY, &q), -EINVAL);
+	ASSERT_EQ(-EINVAL, sg_ioctl(fd, DRM_IOCTL_SIMGPU_QUERY, &q));
 	q.size = sizeof(struct drm_simgpu_query_config);
 	q.data = 8;
-	CHECK_ERR(sg_ioctl(fd, DRM_IOCTL_SIMGPU_QUERY, &q), -EFAULT);
+	ASSERT_EQ(-EFAULT, sg_ioctl(fd, DRM_IOCTL_SIMGPU_QUERY, &q));
 
 	/* EXEC_QUEUE_CREATE */
 	qc.flags = 1;
-	CHECK_ERR(sg_ioctl(fd, DRM_IOCTL_SIMGPU_EXEC_QUEUE_CREATE, &qc),
-		  -EINVAL);
+	ASSERT_EQ(-EINVAL,
+		  sg_ioctl(fd, DRM_IOCTL_SIMGPU_EXEC_QUEUE_CREATE, &qc));
 	qc.flags = 0;
 	qc.pad = 1;
-	CHECK_ERR(sg_ioctl(fd, DRM_IOCTL_SIMGPU_EXEC_QUEUE_CREATE, &qc),
-		  -EINVAL);
+	ASSERT_EQ(-EINVAL,
+		  sg_ioctl(fd, DRM_IOCTL_SIMGPU_EXEC_QUEUE_CREATE, &qc));
 	qc.pad = 0;
 	qc.engine_class = DRM_SIMGPU_ENGINE_CLASS_COUNT;
-	CHECK_ERR(sg_ioctl(fd, DRM_IOCTL_SIMGPU_EXEC_QUEUE_CREATE, &qc),
-		  -EINVAL);
+	ASSERT_EQ(-EINVAL,
+		  sg_ioctl(fd, DRM_IOCTL_SIMGPU_EXEC_QUEUE_CREATE, &qc));
 	qc.engine_class = DRM_SIMGPU_ENGINE_CLASS_RENDER;
 	qc.engine_instance = 8;
-	CHECK_ERR(sg_ioctl(fd, DRM_IOCTL_SIMGPU_EXEC_QUEUE_CREATE, &qc),
-		  -EINVAL);
+	ASSERT_EQ(-EINVAL,
+		  sg_ioctl(fd, DRM_IOCTL_SIMGPU_EXEC_QUEUE_CREATE, &qc));
 
 	/* EXEC_QUEUE_DESTROY */
 	qd.exec_queue_id = missing;
-	CHECK_ERR(sg_ioctl(fd, DRM_IOCTL_SIMGPU_EXEC_QUEUE_DESTROY, &qd),
-		  -ENOENT);
+	ASSERT_EQ(-ENOENT,
+		  sg_ioctl(fd, DRM_IOCTL_SIMGPU_EXEC_QUEUE_DESTROY, &qd));
 	qd.exec_queue_id = queue;
 	qd.pad = 1;
-	CHECK_ERR(sg_ioctl(fd, DRM_IOCTL_SIMGPU_EXEC_QUEUE_DESTROY, &qd),
-		  -EINVAL);
+	ASSERT_EQ(-EINVAL,
+		  sg_ioctl(fd, DRM_IOCTL_SIMGPU_EXEC_QUEUE_DESTROY, &qd));
 
 	/* GEM_CREATE */
-	CHECK_ERR(sg_ioctl(fd, DRM_IOCTL_SIMGPU_GEM_CREATE, &gc), -EINVAL);
+	ASSERT_EQ(-EINVAL, sg_ioctl(fd, DRM_IOCTL_SIMGPU_GEM_CREATE, &gc));
 	gc.size = PAGE;
 	gc.region = DRM_SIMGPU_REGION_COUNT;
-	CHECK_ERR(sg_ioctl(fd, DRM_IOCTL_SIMGPU_GEM_CREATE, &gc), -EINVAL);
+	ASSERT_EQ(-EINVAL, sg_ioctl(fd, DRM_IOCTL_SIMGPU_GEM_CREATE, &gc));
 	gc.region = DRM_SIMGPU_REGION_SYSTEM;
 	gc.flags = 1;
-	CHECK_ERR(sg_ioctl(fd, DRM_IOCTL_SIMGPU_GEM_CREATE, &gc), -EINVAL);
+	ASSERT_EQ(-EINVAL, sg_ioctl(fd, DRM_IOCTL_SIMGPU_GEM_CREATE, &gc));
 	gc.flags = 0;
 	gc.pad = 1;
-	CHECK_ERR(sg_ioctl(fd, DRM_IOCTL_SIMGPU_GEM_CREATE, &gc), -EINVAL);
+	ASSERT_EQ(-EINVAL, sg_ioctl(fd, DRM_IOCTL_SIMGPU_GEM_CREATE, &gc));
 	gc.pad = 0;
 	gc.region = DRM_SIMGPU_REGION_VRAM0;
 	gc.size = 1ULL << 50;
-	CHECK_ERR(sg_ioctl(fd, DRM_IOCTL_SIMGPU_GEM_CREATE, &gc), -ENOSPC);
+	ASSERT_EQ(-ENOSPC, sg_ioctl(fd, DRM_IOCTL_SIMGPU_GEM_CREATE, &gc));
 
 	/* GEM_MMAP_OFFSET */
 	mo.handle = missing;
-	CHECK_ERR(sg_ioctl(fd, DRM_IOCTL_SIMGPU_GEM_MMAP_OFFSET, &mo), -ENOENT);
+	ASSERT_EQ(-ENOENT, sg_ioctl(fd, DRM_IOCTL_SIMGPU_GEM_MMAP_OFFSET, &mo));
 	mo.handle = bo;
 	mo.flags = 1;
-	CHECK_ERR(sg_ioctl(fd, DRM_IOCTL_SIMGPU_GEM_MMAP_OFFSET, &mo), -EINVAL);
+	ASSERT_EQ(-EINVAL, sg_ioctl(fd, DRM_IOCTL_SIMGPU_GEM_MMAP_OFFSET, &mo));
 
 	/* GEM_MADVISE */
 	ma.handle = missing;
-	CHECK_ERR(sg_ioctl(fd, DRM_IOCTL_SIMGPU_GEM_MADVISE, &ma), -ENOENT);
+	ASSERT_EQ(-ENOENT, sg_ioctl(fd, DRM_IOCTL_SIMGPU_GEM_MADVISE, &ma));
 	ma.handle = bo;
 	ma.madv = 2;
-	CHECK_ERR(sg_ioctl(fd, DRM_IOCTL_SIMGPU_GEM_MADVISE, &ma), -EINVAL);
+	ASSERT_EQ(-EINVAL, sg_ioctl(fd, DRM_IOCTL_SIMGPU_GEM_MADVISE, &ma));
 	ma.madv = 0;
 	ma.pad = 1;
-	CHECK_ERR(sg_ioctl(fd, DRM_IOCTL_SIMGPU_GEM_MADVISE, &ma), -EINVAL);
+	ASSERT_EQ(-EINVAL, sg_ioctl(fd, DRM_IOCTL_SIMGPU_GEM_MADVISE, &ma));
 	ma.pad = 0;
 	ma.handle = vram;
-	CHECK_ERR(sg_ioctl(fd, DRM_IOCTL_SIMGPU_GEM_MADVISE, &ma), -EINVAL);
+	ASSERT_EQ(-EINVAL, sg_ioctl(fd, DRM_IOCTL_SIMGPU_GEM_MADVISE, &ma));
 
 	/* SUBMIT */
 	s.exec_queue_id = queue;
 	s.num_cmds = 1;
 	s.cmds = (uintptr_t)&cmd;
 	s.flags = 1;
-	CHECK_ERR(sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s), -EINVAL);
+	ASSERT_EQ(-EINVAL, sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s));
 	s.flags = 0;
 	s.num_cmds = 0;
-	CHECK_ERR(sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s), -EINVAL);
+	ASSERT_EQ(-EINVAL, sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s));
 	s.num_cmds = 100000;
-	CHECK_ERR(sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s), -EINVAL);
+	ASSERT_EQ(-EINVAL, sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s));
 	s.num_cmds = 1;
 	s.exec_queue_id = missing;
-	CHECK_ERR(sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s), -ENOENT);
+	ASSERT_EQ(-ENOENT, sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s));
 	s.exec_queue_id = queue;
 	s.cmds = 8;
-	CHECK_ERR(sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s), -EFAULT);
+	ASSERT_EQ(-EFAULT, sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s));
 	s.cmds = (uintptr_t)&cmd;
 	s.num_in_syncs = 1;
 	s.in_syncs = (uintptr_t)&missing;
-	CHECK_ERR(sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s), -ENOENT);
+	ASSERT_EQ(-ENOENT, sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s));
 	s.num_in_syncs = 0;
 	s.num_bo_handles = 1;
 	s.bo_handles = (uintptr_t)&missing;
-	CHECK_ERR(sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s), -ENOENT);
+	ASSERT_EQ(-ENOENT, sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s));
 	s.bo_handles = 8;
-	CHECK_ERR(sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s), -EFAULT);
+	ASSERT_EQ(-EFAULT, sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s));
 	s.num_bo_handles = 0;
 	s.out_sync = missing;
-	CHECK_ERR(sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s), -ENOENT);
+	ASSERT_EQ(-ENOENT, sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s));
 	s.out_sync = 0;
 	cmd = (struct drm_simgpu_cmd){ .op = 77 };
-	CHECK_ERR(sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s), -EINVAL);
+	ASSERT_EQ(-EINVAL, sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s));
 	cmd = (struct drm_simgpu_cmd){ .op = DRM_SIMGPU_CMD_BUSY,
 				       .value = 1000000001 };
-	CHECK_ERR(sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s), -EINVAL);
+	ASSERT_EQ(-EINVAL, sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s));
 	cmd = (struct drm_simgpu_cmd){ .op = DRM_SIMGPU_CMD_HANG, .handle = bo };
-	CHECK_ERR(sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s), -EINVAL);
+	ASSERT_EQ(-EINVAL, sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s));
 	cmd = (struct drm_simgpu_cmd){ .op = DRM_SIMGPU_CMD_WRITE,
 				       .handle = missing };
-	CHECK_ERR(sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s), -ENOENT);
+	ASSERT_EQ(-ENOENT, sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s));
 	cmd.handle = bo;
 	cmd.offset = 1;
-	CHECK_ERR(sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s), -EINVAL);
+	ASSERT_EQ(-EINVAL, sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s));
 	cmd.offset = PAGE;
-	CHECK_ERR(sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s), -EINVAL);
+	ASSERT_EQ(-EINVAL, sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s));
 
 	/* WAIT_BO */
 	w.handle = missing;
-	CHECK_ERR(sg_ioctl(fd, DRM_IOCTL_SIMGPU_WAIT_BO, &w), -ENOENT);
+	ASSERT_EQ(-ENOENT, sg_ioctl(fd, DRM_IOCTL_SIMGPU_WAIT_BO, &w));
 	w.handle = bo;
 	w.pad = 1;
-	CHECK_ERR(sg_ioctl(fd, DRM_IOCTL_SIMGPU_WAIT_BO, &w), -EINVAL);
+	ASSERT_EQ(-EINVAL, sg_ioctl(fd, DRM_IOCTL_SIMGPU_WAIT_BO, &w));
 
-	CHECK_ERR(bo_close(fd, bo), 0);
-	CHECK_ERR(bo_close(fd, vram), 0);
-	CHECK_ERR(queue_destroy(fd, queue), 0);
+	ASSERT_EQ(0, bo_close(fd, bo));
+	ASSERT_EQ(0, bo_close(fd, vram));
+	ASSERT_EQ(0, queue_destroy(fd, queue));
 }
 
 /* Our fdinfo, and the fdinfo checker when it is installed */
-static void own_fdinfo(void)
+TEST_F(ioctl, own_fdinfo)
 {
+	int fd = self->fd;
 	struct drm_simgpu_cmd cmd = { .op = DRM_SIMGPU_CMD_BUSY,
 				      .value = 20000000 };
 	char path[64], buf[4096], cmdline[128];
 	uint32_t queue, bo;
 	ssize_t len;
+	bool checker;
 	int f, ret;
 
-	CHECK_ERR(queue_create(fd, DRM_SIMGPU_ENGINE_CLASS_RENDER,
-			       DRM_SIMGPU_ENGINE_INSTANCE_ANY, &queue), 0);
-	CHECK_ERR(bo_create(fd, 1 << 20, DRM_SIMGPU_REGION_VRAM0, &bo), 0);
-	CHECK_ERR(submit(fd, queue, &cmd, 1), 0);
+	ASSERT_EQ(0, queue_create(fd, DRM_SIMGPU_ENGINE_CLASS_RENDER,
+				  DRM_SIMGPU_ENGINE_INSTANCE_ANY, &queue));
+	ASSERT_EQ(0, bo_create(fd, 1 << 20, DRM_SIMGPU_REGION_VRAM0, &bo));
+	ASSERT_EQ(0, submit(fd, queue, &cmd, 1));
 
 	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
 	f = open(path, O_RDONLY);
-	CHECK(f >= 0);
+	ASSERT_LE(0, f);
 	len = read(f, buf, sizeof(buf) - 1);
 	close(f);
-	CHECK(len > 0);
+	ASSERT_LT(0, len);
 	buf[len] = '\0';
-	CHECK(strstr(buf, "drm-driver:\tsimgpu\n"));
+	ASSERT_NE(NULL, strstr(buf, "drm-driver:\tsimgpu\n"));
 
-	if (system("command -v drm-fdinfo-check > /dev/null 2>&1")) {
-		tap_skip("drm-fdinfo-check not on PATH");
-	} else {
+	checker = on_path("drm-fdinfo-check");
+	if (checker) {
 		snprintf(cmdline, sizeof(cmdline), "drm-fdinfo-check %d:%d",
 			 getpid(), fd);
 		ret = system(cmdline);
-		CHECK(WIFEXITED(ret) && WEXITSTATUS(ret) == 0);
+		ASSERT_EQ(0, ret);
 	}
-	CHECK_ERR(bo_close(fd, bo), 0);
-	CHECK_ERR(queue_destroy(fd, queue), 0);
+	ASSERT_EQ(0, bo_close(fd, bo));
+	ASSERT_EQ(0, queue_destroy(fd, queue));
+	if (!checker)
+		SKIP(return, "drm-fdinfo-check not on PATH");
 }
 
 /* "key:\t<n>[ KiB| MiB]" of an fdinfo text in bytes, or -1 */
@@ -469,7 +505,7 @@ static int64_t fdinfo_bytes(const char *text, const char *key)
 }
 
 /* The load generator: its clients have a simgpu fdinfo and pass the checker */
-static void load_generator(void)
+TEST_F(ioctl, load_generator)
 {
 	static const char * const load_args[] = {
 		"simgpu-load --class ccs --duty 50 --seconds 1",
@@ -483,70 +519,56 @@ static void load_generator(void)
 	FILE *f;
 	int ret;
 
-	if (system("command -v simgpu-load > /dev/null 2>&1")) {
-		tap_skip("simgpu-load not on PATH");
-		return;
-	}
-	checker = !system("command -v drm-fdinfo-check > /dev/null 2>&1");
+	if (!on_path("simgpu-load"))
+		SKIP(return, "simgpu-load not on PATH");
+	checker = on_path("drm-fdinfo-check");
 
 	snprintf(load_cmd, sizeof(load_cmd), "%s %s %s", load_args[0],
 		 load_args[1], load_args[2]);
 	f = popen(load_cmd, "r");
-	CHECK(f);
+	ASSERT_NE(NULL, f);
 	while (fgets(line, sizeof(line), f)) {
 		char path[64], buf[4096];
 		int pid, cfd, pf;
 		ssize_t len;
 
-		CHECK(sscanf(line, "client %d %d", &pid, &cfd) == 2);
+		ret = sscanf(line, "client %d %d", &pid, &cfd);
+		ASSERT_EQ(2, ret);
 		n++;
 		snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", pid, cfd);
 		pf = open(path, O_RDONLY);
-		CHECK(pf >= 0);
+		ASSERT_LE(0, pf);
 		len = read(pf, buf, sizeof(buf) - 1);
 		close(pf);
-		CHECK(len > 0);
+		ASSERT_LT(0, len);
 		buf[len] = '\0';
-		CHECK(strstr(buf, "drm-driver:\tsimgpu\n"));
-		CHECK(strstr(buf, "drm-engine-ccs:"));
-		CHECK(fdinfo_bytes(buf, "drm-resident-memory") >= 1 << 20);
-		CHECK(fdinfo_bytes(buf, "drm-resident-vram0") == 2 << 20);
+		ASSERT_NE(NULL, strstr(buf, "drm-driver:\tsimgpu\n"));
+		ASSERT_NE(NULL, strstr(buf, "drm-engine-ccs:"));
+		ASSERT_LE(1 << 20, fdinfo_bytes(buf, "drm-resident-memory"));
+		ASSERT_EQ(2 << 20, fdinfo_bytes(buf, "drm-resident-vram0"));
 		if (checker) {
 			snprintf(cmd, sizeof(cmd), "drm-fdinfo-check %d:%d",
 				 pid, cfd);
 			ret = system(cmd);
-			CHECK(WIFEXITED(ret) && WEXITSTATUS(ret) == 0);
+			ASSERT_EQ(0, ret);
 		}
 	}
 	ret = pclose(f);
-	CHECK(n == 3);
-	CHECK(WIFEXITED(ret) && WEXITSTATUS(ret) == 0);
+	ASSERT_EQ(3, n);
+	ASSERT_EQ(0, ret);
 
 	/* Bad options exit with status 2 */
 	ret = system("simgpu-load --class xyz > /dev/null 2>&1");
-	CHECK(WIFEXITED(ret) && WEXITSTATUS(ret) == 2);
+	ASSERT_TRUE(WIFEXITED(ret));
+	ASSERT_EQ(2, WEXITSTATUS(ret));
 	ret = system("simgpu-load --alloc vram0:1Q > /dev/null 2>&1");
-	CHECK(WIFEXITED(ret) && WEXITSTATUS(ret) == 2);
+	ASSERT_TRUE(WIFEXITED(ret));
+	ASSERT_EQ(2, WEXITSTATUS(ret));
 	if (!checker)
-		tap_skip("drm-fdinfo-check not on PATH");
+		SKIP(return, "drm-fdinfo-check not on PATH");
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	static const struct tap_test tests[] = {
-		TEST(open_device),
-		TEST(query),
-		TEST(submit_write_mmap),
-		TEST(ordering),
-		TEST(wait_bo_timeout),
-		TEST(hang_reset),
-		TEST(prime),
-		TEST(madvise_purgeable),
-		TEST(bad_args),
-		TEST(own_fdinfo),
-		TEST(load_generator),
-	};
-
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	return tap_main(tests, ARRAY_SIZE(tests));
+	return simgpu_test_main(argc, argv);
 }

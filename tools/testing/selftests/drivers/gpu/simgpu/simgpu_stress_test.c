@@ -8,70 +8,104 @@
 
 #include <sys/wait.h>
 
+#include "../../../kselftest_harness.h"
 #include "simgpu_test.h"
 
 #define PAGE		4096
 #define CYCLES		10000
 #define KMEMLEAK	"/sys/kernel/debug/kmemleak"
 
-static int fd = -1;
+/*
+ * The cycles take about 15 s each under User Mode Linux with KASAN, more on
+ * a busy machine: more than the harness's default 30 s per test.
+ */
+#define LONG_TIMEOUT	300
 
-static void open_device(void)
+/* Each test is a new client of simgpu */
+FIXTURE(stress) {
+	int fd;
+};
+
+FIXTURE_SETUP(stress)
 {
-	fd = open_simgpu();
-	CHECK_ERR(fd < 0 ? fd : 0, 0);
+	self->fd = open_simgpu();
+	if (self->fd == -ENODEV)
+		SKIP(return, SIMGPU_NO_DEVICE);
+	ASSERT_LE(0, self->fd);
 }
 
-static void queue_cycles(void)
+FIXTURE_TEARDOWN(stress)
 {
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+static uint64_t vram_used(int fd);
+static uint64_t vram_total(int fd);
+
+/* The fixture's file is a simgpu render node */
+TEST_F(stress, open_device)
+{
+	struct drm_version v = {};
+	char name[32] = "";
+
+	v.name = name;
+	v.name_len = sizeof(name) - 1;
+	ASSERT_EQ(0, sg_ioctl(self->fd, DRM_IOCTL_VERSION, &v));
+	ASSERT_STREQ("simgpu", name);
+}
+
+TEST_F_TIMEOUT(stress, queue_cycles, LONG_TIMEOUT)
+{
+	int fd = self->fd;
 	unsigned int i;
 	uint32_t id;
 
 	for (i = 0; i < CYCLES; i++) {
-		CHECK_ERR(queue_create(fd, i % DRM_SIMGPU_ENGINE_CLASS_COUNT,
-				       DRM_SIMGPU_ENGINE_INSTANCE_ANY, &id), 0);
-		CHECK_ERR(queue_destroy(fd, id), 0);
+		ASSERT_EQ(0, queue_create(fd, i % DRM_SIMGPU_ENGINE_CLASS_COUNT,
+					  DRM_SIMGPU_ENGINE_INSTANCE_ANY, &id));
+		ASSERT_EQ(0, queue_destroy(fd, id));
 	}
 }
 
-static void bo_cycles(void)
+TEST_F_TIMEOUT(stress, bo_cycles, LONG_TIMEOUT)
 {
+	int fd = self->fd;
 	unsigned int i;
 	uint32_t bo;
 
 	for (i = 0; i < CYCLES; i++) {
 		size_t size = PAGE * (1 + i % 16);
 
-		CHECK_ERR(bo_create(fd, size, i % DRM_SIMGPU_REGION_COUNT,
-				    &bo), 0);
+		ASSERT_EQ(0, bo_create(fd, size, i % DRM_SIMGPU_REGION_COUNT,
+				       &bo));
 		if (i % 100 == 0) {
 			uint32_t *map = bo_mmap(fd, bo, size);
 
-			CHECK(map);
+			ASSERT_NE(NULL, map);
 			map[size / 4 - 1] = i;
 			munmap(map, size);
 		}
-		CHECK_ERR(bo_close(fd, bo), 0);
+		ASSERT_EQ(0, bo_close(fd, bo));
 	}
 }
 
-static uint64_t vram_used(void);
-
 /* Queues with jobs in flight and queued are torn down at close */
-static void close_with_jobs(void)
+TEST_F_TIMEOUT(stress, close_with_jobs, LONG_TIMEOUT)
 {
+	int fd = self->fd;
 	struct drm_simgpu_cmd cmds[2] = {
 		{ .op = DRM_SIMGPU_CMD_BUSY, .value = 1000000 },
 		{ .op = DRM_SIMGPU_CMD_WRITE, .value = 1 },
 	};
-	uint64_t before = vram_used();
+	uint64_t before = vram_used(fd);
 	unsigned int round, i;
 	int status;
 
 	for (round = 0; round < 20; round++) {
 		pid_t pid = fork();
 
-		CHECK(pid >= 0);
+		ASSERT_LE(0, pid);
 		if (!pid) {
 			uint32_t queue[4], bo;
 			int f = open_simgpu();
@@ -93,17 +127,18 @@ static void close_with_jobs(void)
 				_exit(1);
 			_exit(0);
 		}
-		CHECK(waitpid(pid, &status, 0) == pid);
-		CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		ASSERT_TRUE(WIFEXITED(status));
+		ASSERT_EQ(0, WEXITSTATUS(status));
 	}
 
 	/* The buffers go once the last jobs of the closed files are done */
-	for (i = 0; i < 500 && vram_used() != before; i++)
+	for (i = 0; i < 500 && vram_used(fd) != before; i++)
 		usleep(10000);
-	CHECK(vram_used() == before);
+	ASSERT_EQ(before, vram_used(fd));
 }
 
-static uint64_t vram_used(void)
+static uint64_t vram_used(int fd)
 {
 	struct {
 		struct drm_simgpu_query_regions r;
@@ -120,7 +155,7 @@ static uint64_t vram_used(void)
 	return regions.info[DRM_SIMGPU_REGION_VRAM0].used_size;
 }
 
-static uint64_t vram_total(void)
+static uint64_t vram_total(int fd)
 {
 	struct {
 		struct drm_simgpu_query_regions r;
@@ -138,38 +173,40 @@ static uint64_t vram_total(void)
 }
 
 /* VRAM0 fills up with -ENOSPC and is given back when buffers are freed */
-static void vram_accounting(void)
+TEST_F(stress, vram_accounting)
 {
-	uint64_t before = vram_used(), total = vram_total(), chunk;
+	int fd = self->fd;
+	uint64_t before = vram_used(fd), total = vram_total(fd), chunk;
 	uint32_t handles[64];
 	unsigned int n = 0, i;
 	int ret;
 
-	CHECK(total > 0 && before <= total);
+	ASSERT_LT(0, total);
+	ASSERT_GE(total, before);
 	chunk = total / 16;
 	if (chunk < PAGE)
 		chunk = PAGE;
 	chunk &= ~(uint64_t)(PAGE - 1);
 	for (;;) {
-		CHECK(n < 64);
+		ASSERT_GT(64, n);
 		ret = bo_create(fd, chunk, DRM_SIMGPU_REGION_VRAM0, &handles[n]);
 		if (ret)
 			break;
 		n++;
 	}
-	CHECK_ERR(ret, -ENOSPC);
-	CHECK(vram_used() == before + n * chunk);
-	CHECK(vram_used() + chunk > total);
+	ASSERT_EQ(-ENOSPC, ret);
+	ASSERT_EQ(before + n * chunk, vram_used(fd));
+	ASSERT_LT(total, vram_used(fd) + chunk);
 	for (i = 0; i < n; i++)
-		CHECK_ERR(bo_close(fd, handles[i]), 0);
-	CHECK(vram_used() == before);
+		ASSERT_EQ(0, bo_close(fd, handles[i]));
+	ASSERT_EQ(before, vram_used(fd));
 }
 
 /*
  * kmemleak finds nothing of the driver. Reports of others (boot-time false
  * positives) are shown but do not fail the test.
  */
-static void kmemleak(void)
+TEST_F(stress, kmemleak)
 {
 	static char buf[1 << 16];
 	unsigned int ours = 0;
@@ -177,20 +214,19 @@ static void kmemleak(void)
 	ssize_t len;
 	int f;
 
-	close(fd);
-	fd = -1;
+	/* This client's objects go too */
+	close(self->fd);
+	self->fd = -1;
 	f = open(KMEMLEAK, O_RDWR);
-	if (f < 0) {
-		tap_skip("no " KMEMLEAK);
-		return;
-	}
+	if (f < 0)
+		SKIP(return, "no " KMEMLEAK);
 	/* kmemleak reports objects older than 5 s only */
 	sleep(6);
-	CHECK(write(f, "scan", 4) == 4);
+	ASSERT_EQ(4, write(f, "scan", 4));
 	lseek(f, 0, SEEK_SET);
 	len = read(f, buf, sizeof(buf) - 1);
 	close(f);
-	CHECK(len >= 0);
+	ASSERT_LE(0, len);
 	buf[len] = '\0';
 
 	/* One record per "unreferenced object" */
@@ -206,20 +242,10 @@ static void kmemleak(void)
 		for (line = strtok(rec, "\n"); line; line = strtok(NULL, "\n"))
 			printf("# %s%s\n", mine ? "" : "(not simgpu) ", line);
 	}
-	CHECK(ours == 0);
+	ASSERT_EQ(0, ours);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	static const struct tap_test tests[] = {
-		TEST(open_device),
-		TEST(queue_cycles),
-		TEST(bo_cycles),
-		TEST(close_with_jobs),
-		TEST(vram_accounting),
-		TEST(kmemleak),
-	};
-
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	return tap_main(tests, ARRAY_SIZE(tests));
+	return simgpu_test_main(argc, argv);
 }

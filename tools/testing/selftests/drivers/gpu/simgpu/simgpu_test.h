@@ -1,17 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Helpers of the simgpu selftests: a tiny TAP harness and ioctl wrappers.
+ * Helpers of the simgpu selftests and benchmark: finding the device and
+ * ioctl wrappers returning 0 or -errno. The tests themselves use
+ * kselftest_harness.h.
  *
  * Copyright (c) 2026 The simgpu authors
  */
 #ifndef _SIMGPU_TEST_H_
 #define _SIMGPU_TEST_H_
 
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <fcntl.h>
-#include <setjmp.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -24,97 +26,9 @@
 
 #include <drm/simgpu_drm.h>
 
-/* --- TAP ----------------------------------------------------------------- */
-
-static unsigned int tap_num, tap_failed;
-static bool tap_cur_failed;
-/* Where a failed check leaves the running test, see tap_run() */
-static jmp_buf tap_fail_jmp;
-
-/*
- * Failed checks end the running test: they return to tap_run() with
- * longjmp(), so they must only be used in the thread and process that
- * run the test, not in a forked child or another thread.
- */
-static inline void tap_fail(void)
-{
-	tap_cur_failed = true;
-	longjmp(tap_fail_jmp, 1);
-}
-
-static inline void tap_check(bool ok, const char *func, int line,
-			     const char *cond)
-{
-	if (ok)
-		return;
-	printf("# %s:%d: check failed: %s\n", func, line, cond);
-	tap_fail();
-}
-
-static inline void tap_check_err(int r, int err, const char *func, int line,
-				 const char *expr)
-{
-	if (r == err)
-		return;
-	printf("# %s:%d: %s = %d (%s), expected %d (%s)\n", func, line, expr,
-	       r, strerror(-r), err, strerror(-err));
-	tap_fail();
-}
-
-#define CHECK(cond) tap_check(!!(cond), __func__, __LINE__, #cond)
-
-/* An ioctl wrapper returning 0 or -errno must return @err */
-#define CHECK_ERR(expr, err) \
-	tap_check_err((expr), (err), __func__, __LINE__, #expr)
-
-static const char *tap_skip_reason;
-
-static inline void tap_skip(const char *reason)
-{
-	tap_skip_reason = reason;
-}
-
-static inline void tap_run(const char *name, void (*fn)(void))
-{
-	tap_cur_failed = false;
-	tap_skip_reason = NULL;
-	fflush(stdout);
-	if (!setjmp(tap_fail_jmp))
-		fn();
-	tap_num++;
-	if (tap_cur_failed) {
-		tap_failed++;
-		printf("not ok %u - %s\n", tap_num, name);
-	} else if (tap_skip_reason) {
-		printf("ok %u - %s # SKIP %s\n", tap_num, name,
-		       tap_skip_reason);
-	} else {
-		printf("ok %u - %s\n", tap_num, name);
-	}
-	fflush(stdout);
-}
-
-#define TEST(fn) { #fn, fn }
-
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof(*(a)))
 #endif
-
-struct tap_test {
-	const char *name;
-	void (*fn)(void);
-};
-
-static inline int tap_main(const struct tap_test *tests, unsigned int n)
-{
-	unsigned int i;
-
-	printf("TAP version 13\n1..%u\n", n);
-	for (i = 0; i < n; i++)
-		tap_run(tests[i].name, tests[i].fn);
-	printf("# %u passed, %u failed\n", n - tap_failed, tap_failed);
-	return tap_failed ? 1 : 0;
-}
 
 /* --- device ---------------------------------------------------------------- */
 
@@ -137,7 +51,7 @@ static inline int sg_ioctl(int fd, unsigned long req, void *arg)
 	return ret ? -errno : 0;
 }
 
-/* The first render node whose driver is simgpu, or -errno */
+/* The first render node whose driver is simgpu, or -ENODEV */
 static inline int open_simgpu(void)
 {
 	char path[64], name[32];
@@ -163,7 +77,10 @@ static inline int open_simgpu(void)
 	return -ENODEV;
 }
 
-/* A new client of simgpu; a test program cannot go on without one. */
+/*
+ * A new client of simgpu; a program cannot go on without one. A test calls
+ * it once its fixture found the device: failing then is a test failure.
+ */
 static inline int client_open(void)
 {
 	int fd = open_simgpu();
@@ -173,6 +90,36 @@ static inline int client_open(void)
 		exit(1);
 	}
 	return fd;
+}
+
+/* Why a test is skipped when open_simgpu() finds no device */
+#define SIMGPU_NO_DEVICE "no simgpu render node (simgpu not loaded, or not root)"
+
+#ifdef __KSELFTEST_HARNESS_H
+/*
+ * main() of a test program: it is skipped as a whole (KSFT_SKIP), with the
+ * reason, when there is no simgpu device; else the harness runs its tests.
+ */
+static inline int simgpu_test_main(int argc, char **argv)
+{
+	int fd = open_simgpu();
+
+	if (fd < 0) {
+		ksft_print_header();
+		ksft_exit_skip(SIMGPU_NO_DEVICE "\n");
+	}
+	close(fd);
+	return test_harness_run(argc, argv);
+}
+#endif
+
+/* Whether a program is on PATH: the tests run tools/gpu's from there. */
+static inline bool on_path(const char *prog)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "command -v '%s' > /dev/null 2>&1", prog);
+	return system(cmd) == 0;
 }
 
 static inline int queue_create(int fd, uint16_t class, uint16_t instance,
