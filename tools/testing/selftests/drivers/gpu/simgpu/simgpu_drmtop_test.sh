@@ -5,7 +5,34 @@
 # drmtop --json must report each client's utilisation per class within
 # 1 percentage point, and drm-fdinfo-check must pass on both clients. A
 # client whose process closes its fd between refreshes must be gone from the
-# next ones (drmtop re-reads fdinfo files it keeps open). TAP output.
+# next ones (drmtop re-reads fdinfo files it keeps open). TAP output;
+# skipped (exit status 4, kselftest's KSFT_SKIP) when simgpu or a tool it
+# needs is missing.
+ksft_skip=4
+
+echo "TAP version 13"
+
+skip_all() {
+	echo "1..0 # SKIP $*"
+	exit $ksft_skip
+}
+
+for tool in simgpu-load drmtop drm-fdinfo-check python3; do
+	command -v "$tool" > /dev/null || skip_all "$tool not on PATH"
+done
+
+# The render node of the simgpu device
+node=
+for d in /sys/class/drm/renderD*; do
+	if [ "$(basename "$(readlink -f "$d/device")")" = simgpu ]; then
+		node=/dev/dri/$(basename "$d")
+		break
+	fi
+done
+if [ -z "$node" ] || [ ! -e "$node" ]; then
+	skip_all "no simgpu render node (simgpu not loaded)"
+fi
+
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0
@@ -49,7 +76,6 @@ rcs=$(head -n 1 "$tmp/rcs")
 ccs=$(head -n 1 "$tmp/ccs")
 
 # A process that holds a simgpu fd for 1.5 s and then lives on without it.
-node=$(ls /dev/dri/renderD* | head -n 1)
 sh -c "exec 5< $node; sleep 1.5; exec 5<&-; sleep 7" &
 holder=$!
 i=0
@@ -118,4 +144,5 @@ cat "$tmp/rcs.err" "$tmp/ccs.err" | sed 's/^/# /'
 t "$([ $rcs_status = 0 ] && [ $ccs_status = 0 ]; echo $?)" \
 	"simgpu-load ends with status 0 on SIGTERM"
 wait
+echo "1..$n"
 exit $fail
