@@ -504,11 +504,15 @@ static int64_t fdinfo_bytes(const char *text, const char *key)
 	return v;
 }
 
-/* The load generator: its clients have a simgpu fdinfo and pass the checker */
+/*
+ * The load generator: its clients have a simgpu fdinfo and pass the checker.
+ * They live for as long as the load runs: long enough for the checks of all
+ * three on a slow machine (User Mode Linux on a busy host).
+ */
 TEST_F(ioctl, load_generator)
 {
 	static const char * const load_args[] = {
-		"simgpu-load --class ccs --duty 50 --seconds 1",
+		"simgpu-load --class ccs --duty 50 --seconds 5",
 		"--queues 2 --clients 3",
 		"--alloc memory:1M --alloc vram0:2M",
 	};
