@@ -223,6 +223,36 @@ static double util(const struct sample *a, const struct sample *b, int c)
 
 /* --- The tests ------------------------------------------------------------ */
 
+/*
+ * Submit @secs seconds of duty cycle @duty % on @queue, paced on the GPU's
+ * own clock: each job is 50 ms of 10-ms periods, BUSY for the duty and
+ * IDLE (context switched out, no engine time) for the rest. All of it is
+ * queued at once, so however late this process runs, the GPU does exactly
+ * that duty cycle until the work runs out.
+ */
+static int submit_duty(int fd, __u32 queue, unsigned int duty,
+		       unsigned int secs, __u32 done)
+{
+	const __u64 period = 10000000, busy = period * duty / 100;
+	struct drm_simgpu_cmd cmds[10] = {};
+	unsigned int i, j;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(cmds); i += 2) {
+		cmds[i].op = DRM_SIMGPU_CMD_BUSY;
+		cmds[i].value = busy;
+		cmds[i + 1].op = DRM_SIMGPU_CMD_IDLE;
+		cmds[i + 1].value = period - busy;
+	}
+	for (j = 0; j < secs * 20; j++) {
+		ret = submit_sync(fd, queue, cmds, ARRAY_SIZE(cmds), 0,
+				  j == secs * 20 - 1 ? done : 0);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 /* Duty cycle D on rcs reads D +- 1 pp in each 1-s window; idle stays 0. */
 TEST_F_TIMEOUT(fdinfo, accuracy, TIMEOUT)
 {
@@ -232,23 +262,28 @@ TEST_F_TIMEOUT(fdinfo, accuracy, TIMEOUT)
 	for (i = 0; i < 2; i++) {
 		int fd = client_open(), idle = client_open();
 		__u32 q = new_queue(_metadata, fd, RCS);
-		__u64 period = 10000000, busy = period * duties[i] / 100;
-		__u64 t0 = now_ns(), next = t0;
 		struct sample s[4], idle0, idle1;
-		unsigned int k = 0;
+		__u32 done;
+		__u64 t0;
 
+		ASSERT_EQ(0, syncobj_create(fd, &done));
 		read_fdinfo(idle, &idle0);
-		/* Pace one job per period by absolute deadline, 4 s. */
-		for (w = 0; w < 400; w++) {
-			struct timespec ts;
+		/*
+		 * 5 s of work, read at 0.5, 1.5, 2.5 and 3.5 s: a reader late
+		 * by up to a second still reads three whole windows of it.
+		 */
+		ASSERT_EQ(0, submit_duty(fd, q, duties[i], 5, done));
+		t0 = now_ns();
+		for (w = 0; w < 4; w++) {
+			__u64 next = t0 + NSEC_PER_SEC / 2 + w * NSEC_PER_SEC;
+			struct timespec ts = {
+				.tv_sec = next / NSEC_PER_SEC,
+				.tv_nsec = next % NSEC_PER_SEC,
+			};
 
-			ASSERT_EQ(0, submit_busy(fd, q, busy, false, 0));
-			if (w == 50 || w == 150 || w == 250 || w == 350)
-				read_fdinfo(fd, &s[k++]);
-			next += period;
-			ts.tv_sec = next / NSEC_PER_SEC;
-			ts.tv_nsec = next % NSEC_PER_SEC;
-			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts,
+					NULL);
+			read_fdinfo(fd, &s[w]);
 		}
 		for (w = 1; w < 4; w++) {
 			double u = util(&s[w - 1], &s[w], RCS);
@@ -266,6 +301,8 @@ TEST_F_TIMEOUT(fdinfo, accuracy, TIMEOUT)
 		spec_check(_metadata, fd);
 		spec_check(_metadata, idle);
 		close(idle);
+		/* The next duty cycle runs on the same engine */
+		ASSERT_EQ(0, syncobj_wait(fd, done, now_ns() + 5 * NSEC_PER_SEC));
 		close(fd);
 	}
 }
