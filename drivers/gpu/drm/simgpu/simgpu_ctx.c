@@ -12,6 +12,7 @@
 
 #include "simgpu_ctx.h"
 #include "simgpu_drv.h"
+#include "simgpu_engine.h"
 
 /**
  * DOC: engine time accounting
@@ -328,17 +329,17 @@ static bool fold_resident(struct simgpu_device *sdev)
 {
 	struct simgpu_ctx_mgr *mgr = &sdev->ctxs;
 	bool resident = false;
-	unsigned int e;
+	unsigned int i;
 
 	rcu_read_lock();
-	for_each_set_bit(e, mgr->engines, SIMGPU_MAX_ENGINES) {
-		u32 id = simgpu_read32(sdev, SIMGPU_ENGINE_BASE(e) +
-				       RING_CURRENT_CTX);
+	for (i = 0; i < sdev->num_engines; i++) {
+		u32 base = sdev->engines[i]->base;
+		u32 id = simgpu_read32(sdev, base + RING_CURRENT_CTX);
 		struct simgpu_ctx *ctx;
 
 		if (!id) {
-			if (simgpu_read32(sdev, SIMGPU_ENGINE_BASE(e) +
-					  RING_STATUS) & RING_STATUS_IDLE_WAIT)
+			if (simgpu_read32(sdev, base + RING_STATUS) &
+			    RING_STATUS_IDLE_WAIT)
 				resident = true;
 			continue;
 		}
@@ -377,9 +378,9 @@ static void fold_work(struct work_struct *work)
 		schedule_delayed_work(&mgr->fold_work, mgr->fold_period);
 }
 
-static u64 read_ring_timestamp(struct simgpu_device *sdev, unsigned int e)
+static u64 read_ring_timestamp(struct simgpu_device *sdev, u32 base)
 {
-	u32 base = SIMGPU_ENGINE_BASE(e), hi, lo, old;
+	u32 hi, lo, old;
 
 	hi = simgpu_read32(sdev, base + RING_TIMESTAMP_HI);
 	do {
@@ -410,8 +411,6 @@ u64 simgpu_ctx_sample(struct simgpu_device *sdev,
 		      struct simgpu_client_usage *usage,
 		      u64 cycles[DRM_SIMGPU_ENGINE_CLASS_COUNT])
 {
-	struct simgpu_ctx_mgr *mgr = &sdev->ctxs;
-	unsigned int first = find_first_bit(mgr->engines, SIMGPU_MAX_ENGINES);
 	struct simgpu_ctx *ctx, *next;
 	unsigned int class;
 	unsigned long flags;
@@ -420,7 +419,8 @@ u64 simgpu_ctx_sample(struct simgpu_device *sdev,
 	spin_lock_irqsave(&usage->lock, flags);
 	list_for_each_entry_safe(ctx, next, &usage->active, active_link)
 		ctx_fold_locked(sdev, ctx);
-	total = read_ring_timestamp(sdev, first);
+	/* Every engine's RING_TIMESTAMP counts the same reference clock */
+	total = read_ring_timestamp(sdev, sdev->engines[0]->base);
 
 	for (class = 0; class < DRM_SIMGPU_ENGINE_CLASS_COUNT; class++) {
 		room = (total - usage->shown_total) *
@@ -471,22 +471,12 @@ static void ctx_mgr_fini(struct drm_device *drm, void *arg)
 int simgpu_ctx_init_device(struct simgpu_device *sdev)
 {
 	struct simgpu_ctx_mgr *mgr = &sdev->ctxs;
-	unsigned int class, inst;
 
 	xa_init_flags(&mgr->xa, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
 	INIT_DELAYED_WORK(&mgr->fold_work, fold_work);
 
-	for (class = 0; class < DRM_SIMGPU_ENGINE_CLASS_COUNT; class++) {
-		u32 fuse = simgpu_read32(sdev, SIMGPU_REG_ENGINE_FUSE(class));
-
-		for (inst = 0; inst < SIMGPU_MAX_INSTANCES; inst++) {
-			if (!(fuse & BIT(inst)))
-				continue;
-			set_bit(SIMGPU_HW_ENGINE_ID(class, inst), mgr->engines);
-		}
-	}
-	if (bitmap_empty(mgr->engines, SIMGPU_MAX_ENGINES) || !sdev->refclk_hz) {
-		drm_err(&sdev->drm, "no engines or no reference clock\n");
+	if (!sdev->refclk_hz) {
+		drm_err(&sdev->drm, "no reference clock\n");
 		return -ENODEV;
 	}
 

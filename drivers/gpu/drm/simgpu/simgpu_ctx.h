@@ -5,7 +5,6 @@
 #ifndef _SIMGPU_CTX_H_
 #define _SIMGPU_CTX_H_
 
-#include <linux/bitmap.h>
 #include <linux/kref.h>
 #include <linux/rcupdate.h>
 #include <linux/spinlock.h>
@@ -102,8 +101,9 @@ void simgpu_client_usage_put(struct simgpu_client_usage *usage);
  * @submits: batches handed to the hardware so far, a wrapping count
  * @seen_submits: @submits at the previous run of @fold_work, which alone
  *	uses it
- * @engines: hardware ids of the engines present, read from the fuses, for
- *	the fold worker
+ *
+ * The fold worker and simgpu_ctx_sample() walk &simgpu_device.engines,
+ * which simgpu_engines_init() fills from the fuses before any submission.
  */
 struct simgpu_ctx_mgr {
 	struct xarray xa;
@@ -113,7 +113,6 @@ struct simgpu_ctx_mgr {
 #define SIMGPU_FOLD_ARMED	0
 	atomic_t submits;
 	int seen_submits;
-	DECLARE_BITMAP(engines, SIMGPU_MAX_ENGINES);
 };
 
 struct simgpu_ctx *simgpu_ctx_create(struct simgpu_device *sdev,
