@@ -13,6 +13,7 @@
 #include "simgpu_ctx.h"
 #include "simgpu_drv.h"
 #include "simgpu_engine.h"
+#include "simgpu_trace.h"
 
 /**
  * DOC: engine time accounting
@@ -106,15 +107,19 @@ static void ctx_fold_locked(struct simgpu_device *sdev, struct simgpu_ctx *ctx)
 {
 	struct simgpu_client_usage *usage = ctx->usage;
 	bool resident;
-	u32 ts;
+	u32 ts, delta;
 
 	lockdep_assert_held(&usage->lock);
 	if (ctx->dead)
 		return;
 
 	ts = ctx_timestamp(sdev, ctx, &resident);
-	usage->cycles[ctx->engine_class] += (u32)(ts - ctx->last_ts);
+	delta = ts - ctx->last_ts;
+	usage->cycles[ctx->engine_class] += delta;
 	ctx->last_ts = ts;
+	if (delta)
+		trace_simgpu_ctx_fold(ctx, delta,
+				      usage->cycles[ctx->engine_class]);
 
 	/*
 	 * Out, with nothing left to run: no time can be outside @cycles. A

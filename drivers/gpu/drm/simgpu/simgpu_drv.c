@@ -174,6 +174,7 @@ struct simgpu_device *simgpu_device_create(struct device *parent,
 	ret = simgpu_engines_init(sdev);
 	if (ret)
 		return ERR_PTR(ret);
+	simgpu_debugfs_init(sdev);
 
 	simgpu_write32(sdev, SIMGPU_REG_IRQ_ENABLE, 1);
 

@@ -125,4 +125,6 @@ void simgpu_show_fdinfo(struct drm_printer *p, struct drm_file *file);
 int simgpu_ioctl_query(struct drm_device *drm, void *data,
 		       struct drm_file *file);
 
+void simgpu_debugfs_init(struct simgpu_device *sdev);
+
 #endif /* _SIMGPU_DRV_H_ */

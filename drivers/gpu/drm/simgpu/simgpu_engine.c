@@ -19,6 +19,10 @@
 #include "simgpu_fence.h"
 #include "simgpu_job.h"
 #include "simgpu_queue.h"
+#include "simgpu_trace.h"
+
+/* No SIMGPU_CMD_* has it: an engine halts on it with RING_STATUS_ERROR */
+#define ENGINE_HALT_OPCODE	0xbad
 
 /**
  * DOC: simgpu engines
@@ -115,6 +119,7 @@ VISIBLE_IF_KUNIT void simgpu_engine_signal(struct simgpu_engine *eng,
 			simgpu_ctx_abort(eng->sdev, job->queue->ctx, job->seqno);
 		else
 			simgpu_ctx_fold(eng->sdev, job->queue->ctx);
+		trace_simgpu_job_complete(job, job->hw_fence->base.error);
 		/* The job can be freed as soon as its fence signalled */
 		dma_fence_signal(&job->hw_fence->base);
 	}
@@ -171,6 +176,19 @@ static void engine_reset_locked(struct simgpu_engine *eng,
 	list_move_tail(&hung->link, done);
 	engine_write(eng, RING_RESET, 1);
 	atomic_inc(&eng->resets[cause]);
+	trace_simgpu_reset(eng, cause, guilty->ctx->id, hung->seqno);
+}
+
+/*
+ * The driver sees context switches after the fact: the interrupt of a
+ * switch-out, and a submission to an idle engine, which switches in at
+ * once. Called with eng->lock held.
+ */
+static void engine_trace_switch(struct simgpu_engine *eng, u32 in)
+{
+	lockdep_assert_held(&eng->lock);
+	trace_simgpu_ctx_switch(eng, eng->traced_ctx, in);
+	eng->traced_ctx = in;
 }
 
 static void simgpu_engine_irq(struct simgpu_engine *eng, u32 reason)
@@ -180,6 +198,12 @@ static void simgpu_engine_irq(struct simgpu_engine *eng, u32 reason)
 	u32 status = 0;
 
 	spin_lock_irqsave(&eng->lock, flags);
+	/*
+	 * The model raises CTX_SWITCH when a context leaves the engine; the
+	 * one resident now, if any, was switched in meanwhile.
+	 */
+	if (reason & RING_IRQ_CTX_SWITCH && trace_simgpu_ctx_switch_enabled())
+		engine_trace_switch(eng, engine_read(eng, RING_CURRENT_CTX));
 	/* Halted for good: what completed before stays completed below */
 	if (reason & RING_IRQ_ERROR)
 		status = engine_read(eng, RING_STATUS);
@@ -261,8 +285,14 @@ static struct dma_fence *simgpu_run_job(struct drm_sched_job *sched_job)
 
 	ctx_addr = simgpu_ctx_submit(queue->ctx, job->seqno);
 	batch_addr = virt_to_phys(job->batch);
+	/* Fault injection, see simgpu_debugfs.c: an opcode the engine halts on */
+	if (unlikely(atomic_read(&eng->halt_next)) &&
+	    atomic_xchg(&eng->halt_next, 0))
+		job->batch[0] = cpu_to_le32(ENGINE_HALT_OPCODE);
 
 	spin_lock_irqsave(&eng->lock, flags);
+	if (trace_simgpu_ctx_switch_enabled() && list_empty(&eng->inflight))
+		engine_trace_switch(eng, queue->ctx->id);
 	list_add_tail(&job->link, &eng->inflight);
 	engine_write(eng, RING_SUBMIT_CTX_LO, lower_32_bits(ctx_addr));
 	engine_write(eng, RING_SUBMIT_CTX_HI, upper_32_bits(ctx_addr));
@@ -270,6 +300,7 @@ static struct dma_fence *simgpu_run_job(struct drm_sched_job *sched_job)
 	engine_write(eng, RING_SUBMIT_BATCH_HI, upper_32_bits(batch_addr));
 	engine_write(eng, RING_SUBMIT_SEQNO, job->seqno);
 	engine_write(eng, RING_SUBMIT, 1);
+	trace_simgpu_job_run(job);
 	spin_unlock_irqrestore(&eng->lock, flags);
 	simgpu_ctx_submitted(eng->sdev);
 

@@ -46,6 +46,10 @@ enum simgpu_reset_cause {
  *	least-loaded placement of DRM_SIMGPU_ENGINE_INSTANCE_ANY
  * @resets: number of engine resets done by &enum simgpu_reset_cause, for
  *	debugging and tests
+ * @traced_ctx: the context the simgpu_ctx_switch tracepoint last saw
+ *	resident, protected by @lock
+ * @halt_next: set through debugfs to make the next job written to the
+ *	submission port halt the engine on an error, for tests
  */
 struct simgpu_engine {
 	struct simgpu_device *sdev;
@@ -60,6 +64,8 @@ struct simgpu_engine {
 	struct list_head inflight;	/* protected by @lock */
 	atomic_t num_queues;
 	atomic_t resets[SIMGPU_RESET_CAUSE_COUNT];
+	u32 traced_ctx;		/* protected by @lock */
+	atomic_t halt_next;
 };
 
 int simgpu_engines_init(struct simgpu_device *sdev);

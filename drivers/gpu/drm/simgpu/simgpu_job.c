@@ -22,6 +22,7 @@
 #include "simgpu_gem.h"
 #include "simgpu_job.h"
 #include "simgpu_queue.h"
+#include "simgpu_trace.h"
 
 /**
  * DOC: simgpu jobs
@@ -448,6 +449,7 @@ int simgpu_ioctl_submit(struct drm_device *drm, void *data,
 		dma_resv_add_fence(job->bos[i]->resv, finished,
 				   DMA_RESV_USAGE_WRITE);
 	drm_gem_unlock_reservations(job->bos, job->num_bos, &ticket);
+	trace_simgpu_job_submit(job, file->client_id);
 	/* The job can be done and freed as soon as it is pushed */
 	drm_sched_entity_push_job(&job->base);
 	mutex_unlock(&queue->lock);
