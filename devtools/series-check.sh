@@ -96,8 +96,13 @@ while read -r state; do
 	done
 	prev=$state
 	if [ $k = 0 ]; then k=1; continue; fi
-	"$REPO/devtools/make-config.sh" "$tree" "$out" um defconfig \
-		"$REPO/devtools/uml.config"
+	# Before the driver's first patch, its options cannot take effect.
+	frag=$REPO/devtools/uml.config
+	if [ ! -f "$tree/drivers/gpu/drm/simgpu/Kconfig" ]; then
+		grep -v '^CONFIG_DRM_SIMGPU' "$frag" > "$out/uml-nosimgpu.config"
+		frag=$out/uml-nosimgpu.config
+	fi
+	"$REPO/devtools/make-config.sh" "$tree" "$out" um defconfig "$frag"
 	if make -s -C "$tree" O="$out" ARCH=um -j"$JOBS" linux modules > "$out/patch-$k.log" 2>&1; then
 		echo "series-check: patch $k builds"
 	else
