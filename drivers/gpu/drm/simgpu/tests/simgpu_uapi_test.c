@@ -811,33 +811,41 @@ static void uapi_test_close_busy(struct kunit *test)
  * A thread may hold the reservation of a buffer a job wrote while it waits
  * for a later job of the same engine. Freeing the first job unpins the
  * buffer, which takes that reservation: done on the scheduler's ordered
- * workqueue, it would keep the later job's run_job() from ever running.
+ * workqueue, it would keep the later job from ever running. With the
+ * submission FIFO full, the later job waits for credits, which only a
+ * free_job work item gives it the chance to take.
  */
 static void uapi_test_free_job_resv(struct kunit *test)
 {
 	struct uapi_test *ut = test->priv;
 	u32 queue = queue_create(test, DRM_SIMGPU_ENGINE_CLASS_RENDER, 0);
 	u32 bo = bo_create(test, PAGE_SIZE, DRM_SIMGPU_REGION_SYSTEM);
-	u32 first = syncobj_create(test), later = syncobj_create(test);
+	u32 later = syncobj_create(test);
 	struct drm_simgpu_cmd cmds[2] = {
 		/* Time to lock the buffer before the job is freed */
-		{ .op = DRM_SIMGPU_CMD_BUSY, .value = 50 * NSEC_PER_MSEC },
+		{ .op = DRM_SIMGPU_CMD_BUSY, .value = NSEC_PER_SEC },
 		{ .op = DRM_SIMGPU_CMD_WRITE, .handle = bo, .value = 1 },
 	};
+	struct drm_simgpu_cmd tiny = {
+		.op = DRM_SIMGPU_CMD_BUSY,
+		.value = NSEC_PER_USEC,
+	};
 	struct drm_gem_object *obj;
+	unsigned int i;
 
 	obj = drm_gem_object_lookup(ut->dfile, bo);
 	KUNIT_ASSERT_NOT_NULL(test, obj);
-	KUNIT_ASSERT_EQ(test, submit_sync(test, queue, cmds, 2, first), 0);
-	dma_resv_lock(obj->resv, NULL);
-	KUNIT_EXPECT_EQ(test, sync_status(test, first), 1);
 
-	/* The first job is done: its free_job runs before this run_job */
-	cmds[0].value = NSEC_PER_MSEC;
-	KUNIT_EXPECT_EQ(test, submit_sync(test, queue, cmds, 1, later), 0);
+	/* Fill the FIFO, the writer first; the job after waits for credits */
+	KUNIT_ASSERT_EQ(test, submit(test, queue, cmds, 2), 0);
+	for (i = 1; i < RING_SUBMIT_FIFO_DEPTH; i++)
+		KUNIT_ASSERT_EQ(test, submit(test, queue, &tiny, 1), 0);
+	KUNIT_ASSERT_EQ(test, submit_sync(test, queue, &tiny, 1, later), 0);
+
+	/* No user memory is touched under the lock (mmap_lock nests outside) */
+	dma_resv_lock(obj->resv, NULL);
 	KUNIT_EXPECT_EQ_MSG(test, sync_status(test, later), 1,
 			    "the scheduler waits for a reservation lock");
-
 	dma_resv_unlock(obj->resv);
 	drm_gem_object_put(obj);
 }
