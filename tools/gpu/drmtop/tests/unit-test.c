@@ -293,6 +293,100 @@ static void test_hostile(void)
 	free(big);
 }
 
+/* s escaped, in one of four static buffers used in turn */
+static const char *esc(enum str_esc how, const char *s)
+{
+	static char buf[4][512];
+	static unsigned int next;
+	char *b = buf[next++ % 4];
+
+	str_escape(b, sizeof(buf[0]), s, strlen(s), how);
+	return b;
+}
+
+static void test_escape(void)
+{
+	static const struct {
+		const char *in, *text, *ascii, *json, *prom;
+	} cases[] = {
+		{ "plain-1.0_x", "plain-1.0_x", "plain-1.0_x", "plain-1.0_x",
+		  "plain-1.0_x" },
+		{ "\033[2J\033]0;t\007", "\\x1b[2J\\x1b]0;t\\x07",
+		  "\\x1b[2J\\x1b]0;t\\x07", "\\u001b[2J\\u001b]0;t\\u0007",
+		  "\\\\x1b[2J\\\\x1b]0;t\\\\x07" },
+		{ "a\nb\tc\rd\x7f", "a\\x0ab\\x09c\\x0dd\\x7f",
+		  "a\\x0ab\\x09c\\x0dd\\x7f", "a\\u000ab\\u0009c\\u000dd\\u007f",
+		  "a\\\\x0ab\\\\x09c\\\\x0dd\\\\x7f" },
+		{ "q\"b\\", "q\"b\\\\", "q\"b\\\\", "q\\\"b\\\\",
+		  "q\\\"b\\\\\\\\" },
+		/* C1: CSI and NEL in UTF-8 */
+		{ "\xc2\x9b\x31m\xc2\x85", "\\xc2\\x9b1m\\xc2\\x85",
+		  "\\xc2\\x9b1m\\xc2\\x85", "\\u009b1m\\u0085",
+		  "\\\\xc2\\\\x9b1m\\\\xc2\\\\x85" },
+		/* a lone 8-bit CSI, 0xff, overlong '/', a surrogate, a cut CJK */
+		{ "\x9b\xff\xc0\xaf\xed\xa0\x80\xe5\x9b",
+		  "\\x9b\\xff\\xc0\\xaf\\xed\\xa0\\x80\\xe5\\x9b",
+		  "\\x9b\\xff\\xc0\\xaf\\xed\\xa0\\x80\\xe5\\x9b",
+		  "\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd",
+		  "\\\\x9b\\\\xff\\\\xc0\\\\xaf\\\\xed\\\\xa0\\\\x80\\\\xe5\\\\x9b" },
+		/* above U+10FFFF, then a continuation byte after a valid one */
+		{ "\xf4\x90\x80\x80\xc3\xa9\xa9",
+		  "\\xf4\\x90\\x80\\x80\xc3\xa9\\xa9",
+		  "\\xf4\\x90\\x80\\x80\\xc3\\xa9\\xa9",
+		  "\\ufffd\\ufffd\\ufffd\\ufffd\xc3\xa9\\ufffd",
+		  "\\\\xf4\\\\x90\\\\x80\\\\x80\xc3\xa9\\\\xa9" },
+		/* "café", CJK, U+00A0 (not C1) and an emoji: kept */
+		{ "caf\xc3\xa9 \xe5\x9b\xbe\xe5\xbd\xa2\xc2\xa0\xf0\x9f\x98\x80",
+		  "caf\xc3\xa9 \xe5\x9b\xbe\xe5\xbd\xa2\xc2\xa0\xf0\x9f\x98\x80",
+		  "caf\\xc3\\xa9 \\xe5\\x9b\\xbe\\xe5\\xbd\\xa2\\xc2\\xa0"
+		  "\\xf0\\x9f\\x98\\x80",
+		  "caf\xc3\xa9 \xe5\x9b\xbe\xe5\xbd\xa2\xc2\xa0\xf0\x9f\x98\x80",
+		  "caf\xc3\xa9 \xe5\x9b\xbe\xe5\xbd\xa2\xc2\xa0\xf0\x9f\x98\x80" },
+	};
+	char buf[16], *tmp;
+	size_t i, n, cut;
+	FILE *f;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		ok(!strcmp(esc(STR_ESC_TEXT, cases[i].in), cases[i].text),
+		   "escape %zu: text '%s'", i, esc(STR_ESC_ASCII, cases[i].in));
+		ok(!strcmp(esc(STR_ESC_ASCII, cases[i].in), cases[i].ascii),
+		   "escape %zu: text for other locales '%s'", i,
+		   esc(STR_ESC_ASCII, cases[i].in));
+		ok(!strcmp(esc(STR_ESC_JSON, cases[i].in), cases[i].json),
+		   "escape %zu: JSON '%s'", i,
+		   esc(STR_ESC_ASCII, esc(STR_ESC_JSON, cases[i].in)));
+		ok(!strcmp(esc(STR_ESC_PROM, cases[i].in), cases[i].prom),
+		   "escape %zu: Prometheus '%s'", i,
+		   esc(STR_ESC_ASCII, esc(STR_ESC_PROM, cases[i].in)));
+	}
+
+	n = str_escape(buf, sizeof(buf), "\x01\x02\x03\x04", 4, STR_ESC_TEXT);
+	ok(n == 16 && !strcmp(buf, "\\x01\\x02\\x03"),
+	   "cut like snprintf, never inside an escape (%zu, '%s')", n, buf);
+	n = str_escape(buf, 5, "ab\xe5\x9b\xbe", 5, STR_ESC_TEXT);
+	cut = strlen(buf);
+	ok(n == 5 && cut == 2, "never inside a UTF-8 character (%zu, %zu)", n,
+	   cut);
+	n = str_escape(buf, sizeof(buf), "a\0\x1b", 3, STR_ESC_JSON);
+	ok(n == 13 && !strcmp(buf, "a\\u0000\\u001b"),
+	   "a NUL inside the length is escaped too ('%s')",
+	   esc(STR_ESC_ASCII, buf));
+
+	n = 0;
+	tmp = NULL;
+	f = open_memstream(&tmp, &n);
+	if (f) {
+		str_escape_fputs("x\033\"", STR_ESC_PROM, f);
+		str_escape_fputs(NULL, STR_ESC_PROM, f);
+		fclose(f);
+	}
+	ok(tmp && !strcmp(tmp, "x\\\\x1b\\\""),
+	   "str_escape_fputs() writes the same to a stream ('%s')",
+	   tmp ? tmp : "?");
+	free(tmp);
+}
+
 static struct fdinfo_engine mk(uint64_t ns, uint64_t cycles, uint64_t total,
 			       uint64_t maxfreq, uint64_t cap)
 {
@@ -665,6 +759,7 @@ int main(int argc, char **argv)
 	test_fixtures();
 	test_hostile();
 	test_util();
+	test_escape();
 	test_discovery();
 	test_real_proc();
 	test_proc_fdinfo_kept_open();
