@@ -6,6 +6,7 @@
 #include <assert.h>
 #include <errno.h>
 #include <getopt.h>
+#include <locale.h>
 #include <ncurses.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -109,6 +110,9 @@ static void print_usage(FILE *f)
 		"Batch output: a header line per refresh, then one line per client:\n"
 		"  DEVICE DRIVER client=ID pids=P1,P2 comm=NAME CLASS=PCT%% ...\n"
 		"  mem.REGION=TOTAL/res:RESIDENT ...\n"
+		"Names (command, driver, device, engine, region) show control characters\n"
+		"and bytes of invalid UTF-8 as \\xNN and a backslash as \\\\; other bytes\n"
+		"from 0x80 on too unless the locale is UTF-8 (see drmtop(1)).\n"
 		"\n"
 		"JSON output (one line per client per refresh): refresh, timestamp_ns\n"
 		"(CLOCK_MONOTONIC of the read), realtime_ms, device, driver, pdev, dev,\n"
@@ -116,10 +120,12 @@ static void print_usage(FILE *f)
 		"status, ns, cycles, total_cycles, maxfreq_hz, curfreq_hz, capacity,\n"
 		"delta, delta_total, dt_ns, utilization (percent or null), over_100}},\n"
 		"memory{REGION:{total, shared, resident, purgeable, active, memory}} in\n"
-		"bytes, malformed_lines, unreadable_processes.\n"
+		"bytes, malformed_lines, unreadable_processes. Control characters in\n"
+		"names are \\u00NN, invalid UTF-8 bytes U+FFFD.\n"
 		"\n"
 		"Prometheus metrics (labels driver, device, client_id, pid, pids, comm and\n"
-		"engine or region/kind):\n"
+		"engine or region/kind, whose values hold the names as batch output\n"
+		"shows them):\n"
 		"  drm_client_engine_busy_seconds_total     counter  drm-engine-<class>\n"
 		"  drm_client_engine_cycles_total           counter  drm-cycles-<class>\n"
 		"  drm_client_engine_total_cycles_total     counter  drm-total-cycles-<class>\n"
@@ -306,6 +312,8 @@ int main(int argc, char **argv)
 	struct drm_scan *s;
 	int ret;
 
+	/* names keep their UTF-8 characters on a UTF-8 terminal only */
+	setlocale(LC_CTYPE, "");
 	ret = parse_args(argc, argv, &cfg);
 	if (ret >= 0) {
 		free(cfg.filter);

@@ -197,13 +197,15 @@ static void print_pids(FILE *f, const struct drm_client *c, const char *sep)
 	}
 }
 
-static void print_batch_client(FILE *f, const struct drm_client *c);
+static void print_batch_client(FILE *f, const struct drm_client *c,
+			       enum str_esc esc);
 
 void print_batch(FILE *f, const struct drm_scan *s, const struct view_opts *o,
 		 unsigned long iter)
 {
 	struct drm_client **v;
 	size_t n = view_clients(s, o, &v), i, d;
+	enum str_esc esc = str_esc_text();
 
 	fprintf(f, "drmtop: refresh %lu: %zu client%s", iter, n,
 		n == 1 ? "" : "s");
@@ -225,32 +227,38 @@ void print_batch(FILE *f, const struct drm_scan *s, const struct view_opts *o,
 
 			if (strcmp(c->devname, v[d]->devname))
 				continue;
-			print_batch_client(f, c);
+			print_batch_client(f, c, esc);
 		}
 	}
 	fflush(f);
 	free(v);
 }
 
-static void print_batch_client(FILE *f, const struct drm_client *c)
+static void print_batch_client(FILE *f, const struct drm_client *c,
+			       enum str_esc esc)
 {
 	char b1[32], b2[32];
 	size_t j, k;
 
-	fprintf(f, "%s %s client=%llu pids=", c->devname, c->info.driver,
-		(unsigned long long)c->info.client_id);
+	str_escape_fputs(c->devname, esc, f);
+	fputc(' ', f);
+	str_escape_fputs(c->info.driver, esc, f);
+	fprintf(f, " client=%llu pids=", (unsigned long long)c->info.client_id);
 	print_pids(f, c, ",");
-	fprintf(f, " comm=%s", c->fds[0].comm);
+	fputs(" comm=", f);
+	str_escape_fputs(c->fds[0].comm, esc, f);
 	for (j = 0; j < c->neng; j++) {
 		const struct client_engine *e = &c->eng[j];
 
 		if (!e->cur)
 			continue;
+		fputc(' ', f);
+		str_escape_fputs(e->name, esc, f);
 		if (e->res.status == UTIL_OK)
-			fprintf(f, " %s=%.1f%%%s", e->name, e->res.pct,
+			fprintf(f, "=%.1f%%%s", e->res.pct,
 				e->res.over ? "!" : "");
 		else
-			fprintf(f, " %s=-", e->name);
+			fputs("=-", f);
 	}
 	for (k = 0; k < c->info.n_regions; k++) {
 		const struct fdinfo_region *r = &c->info.regions[k];
@@ -261,7 +269,9 @@ static void print_batch_client(FILE *f, const struct drm_client *c)
 		fmt_bytes(b1, sizeof(b1), r->bytes[t]);
 		fmt_bytes(b2, sizeof(b2),
 			  r->bytes[FDINFO_MEM_RESIDENT]);
-		fprintf(f, " mem.%s=%s", r->name, b1);
+		fputs(" mem.", f);
+		str_escape_fputs(r->name, esc, f);
+		fprintf(f, "=%s", b1);
 		if (r->present & (1u << FDINFO_MEM_RESIDENT))
 			fprintf(f, "/res:%s", b2);
 	}
@@ -271,16 +281,7 @@ static void print_batch_client(FILE *f, const struct drm_client *c)
 static void json_str(FILE *f, const char *s)
 {
 	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
+	str_escape_fputs(s, STR_ESC_JSON, f);
 	fputc('"', f);
 }
 
@@ -400,14 +401,7 @@ void print_json(FILE *f, const struct drm_scan *s, const struct view_opts *o,
 
 static void prom_str(FILE *f, const char *s)
 {
-	for (; s && *s; s++) {
-		if (*s == '\\' || *s == '"')
-			fprintf(f, "\\%c", *s);
-		else if (*s == '\n')
-			fputs("\\n", f);
-		else
-			fputc(*s, f);
-	}
+	str_escape_fputs(s, STR_ESC_PROM, f);
 }
 
 static void prom_labels(FILE *f, const struct drm_client *c)

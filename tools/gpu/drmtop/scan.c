@@ -432,17 +432,19 @@ static int list_pids(struct drm_scan *s, pid_t **out, size_t *n, size_t *cap)
 	return 0;
 }
 
+/* The command name, which may hold any byte but NUL (even a newline). */
 static char *read_comm(struct drm_scan *s, pid_t pid)
 {
-	char path[64], *nl;
+	char path[64];
 	ssize_t n;
 
 	proc_path(path, pid, "comm", -1);
 	n = fdinfo_read_file(s->rootfd, path, &s->buf, &s->buf_cap);
 	if (n <= 0)
 		return strdup("?");
-	nl = memchr(s->buf, '\n', n);
-	return strndup(s->buf, nl ? (size_t)(nl - s->buf) : (size_t)n);
+	if (s->buf[n - 1] == '\n')
+		n--;
+	return strndup(s->buf, n);
 }
 
 /* Outside procfs: was the file replaced (renamed over) since it was opened? */

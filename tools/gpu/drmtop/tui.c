@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <wchar.h>
 
 #include "output.h"
 #include "scan.h"
@@ -36,6 +37,51 @@ static void strv_add_unique(struct strv *sv, const char *s)
 		sv->cap = cap;
 	}
 	sv->v[sv->n++] = (char *)s;	/* borrowed */
+}
+
+/* Columns taken by one character or escape from str_escape_char(). */
+static int str_cols(const char *s, size_t len)
+{
+	wchar_t wc;
+	int w;
+
+	if ((unsigned char)s[0] < 0x80)
+		return len;	/* ASCII: a character or an escape */
+	if (mbtowc(&wc, s, len) <= 0)
+		return len;
+	w = wcwidth(wc);
+	return w < 0 ? 1 : w;
+}
+
+/*
+ * Draw s, escaped for the terminal, in at most cols columns: cut before
+ * the first character or escape that does not fit, then pad with blanks
+ * to pad columns.
+ */
+static void put_str(const char *s, int cols, int pad, enum str_esc esc)
+{
+	size_t len = s ? strlen(s) : 0, n, on;
+	char one[STR_ESC_MAX];
+	int w, used = 0;
+
+	while (len) {
+		n = str_escape_char(s, len, esc, one, &on);
+		w = str_cols(one, on);
+		if (used + w > cols)
+			break;
+		addnstr(one, on);
+		used += w;
+		s += n;
+		len -= n;
+	}
+	for (; used < pad; used++)
+		addch(' ');
+}
+
+/* Columns left on the line of the cursor. */
+static int cols_left(void)
+{
+	return COLS - getcurx(stdscr);
 }
 
 static void draw_cell(int y, int x, const struct client_engine *e)
@@ -101,6 +147,7 @@ static void draw(struct drm_scan *s, const struct view_opts *vo, double delay,
 	struct drm_client **v;
 	size_t n = view_clients(s, vo, &v), i, j, d;
 	struct strv devs = { 0 }, engs = { 0 };
+	enum str_esc esc = str_esc_text();
 	int y = 0, maxy = LINES - 1, x;
 	char b1[32], b2[32];
 
@@ -108,10 +155,12 @@ static void draw(struct drm_scan *s, const struct view_opts *vo, double delay,
 	for (i = 0; i < n; i++)
 		strv_add_unique(&devs, v[i]->devname);
 	attron(A_REVERSE);
-	mvprintw(y, 0, "drmtop  clients %zu  devices %zu  delay %.1fs  sort %s%s  filter %s%s",
-		 n, devs.n, delay, vo->sort ? vo->sort : "busy",
-		 vo->reverse ? " (rev)" : "",
-		 vo->filter ? vo->filter : "-", paused ? "  [PAUSED]" : "");
+	mvprintw(y, 0, "drmtop  clients %zu  devices %zu  delay %.1fs  sort ",
+		 n, devs.n, delay);
+	put_str(vo->sort ? vo->sort : "busy", cols_left(), 0, esc);
+	printw("%s  filter ", vo->reverse ? " (rev)" : "");
+	put_str(vo->filter ? vo->filter : "-", cols_left(), 0, esc);
+	printw("%s", paused ? "  [PAUSED]" : "");
 	clrtoeol();
 	attroff(A_REVERSE);
 	y++;
@@ -147,12 +196,16 @@ static void draw(struct drm_scan *s, const struct view_opts *vo, double delay,
 			ncols = 0;
 		y++;
 		attron(A_BOLD);
-		mvprintw(y++, 0, "%s (%s)", devs.v[d], driver);
+		move(y++, 0);
+		put_str(devs.v[d], cols_left(), 0, esc);
+		addstr(" (");
+		put_str(driver, cols_left(), 0, esc);
+		addch(')');
 		attroff(A_BOLD);
 		attron(A_UNDERLINE);
 		mvprintw(y, 0, "%8s %-15s", "PID", "COMM");
 		for (j = 0; j < engs.n && (int)j < ncols; j++)
-			printw("%-*.*s", CELL_W, CELL_W - 1, engs.v[j]);
+			put_str(engs.v[j], CELL_W - 1, CELL_W, esc);
 		printw("%9s %9s", "MEM", "RES");
 		if ((int)engs.n > ncols)
 			printw(" (+%zu engines)", engs.n - ncols);
@@ -163,8 +216,8 @@ static void draw(struct drm_scan *s, const struct view_opts *vo, double delay,
 
 			if (strcmp(c->devname, devs.v[d]))
 				continue;
-			mvprintw(y, 0, "%8d %-15.15s", (int)c->fds[0].pid,
-				 c->fds[0].comm);
+			mvprintw(y, 0, "%8d ", (int)c->fds[0].pid);
+			put_str(c->fds[0].comm, 15, 15, esc);
 			x = 25;
 			for (j = 0; j < engs.n && (int)j < ncols; j++) {
 				draw_cell(y, x, client_engine(c, engs.v[j]));

@@ -308,6 +308,112 @@ wait
 t "drmtop: --filter pid=202 keeps only that client" \
 	test "$(grep -c 'simgpu' "$T/filt")" -eq 2 -a -z "$(grep 'client=7' "$T/filt")"
 
+# --- what processes control: names escaped in every output mode ---
+# Each comm, driver, device, engine and region name below is shown with
+# control characters (C0, DEL, C1) and invalid UTF-8 bytes as \xNN and a
+# backslash as \\ in text; JSON escapes as \u00XX and turns invalid bytes
+# into U+FFFD; Prometheus label values hold the text form.
+# no_ctl FILE: valid UTF-8 without control characters but newlines
+no_ctl() {
+	python3 -c '
+import sys
+t = open(sys.argv[1], "rb").read().decode("utf-8")
+bad = [c for c in t if c != "\n" and (ord(c) < 0x20 or 0x7f <= ord(c) <= 0x9f)]
+sys.exit(1 if bad else 0)' "$1" 2>/dev/null
+}
+H=$T/hostile
+hpid() { # pid comm(printf format) client-id driver pdev engine region
+	mkdir -p "$H/$1/fd" "$H/$1/fdinfo"
+	printf "$2\n" >"$H/$1/comm"
+	ln -s /dev/dri/renderD128 "$H/$1/fd/3"
+	printf "drm-driver:\t$4\ndrm-client-id:\t$3\ndrm-pdev:\t$5\n" >"$H/$1/fdinfo/3"
+	printf "drm-engine-$6:\t100 ns\ndrm-total-$7:\t4 KiB\n" >>"$H/$1/fdinfo/3"
+}
+hpid 300 '\033]0;pwned\007' 30 simgpu 0000:00:05.0 rcs vram0
+hpid 301 'a\nb"c\\d' 31 simgpu 0000:00:05.0 rcs vram0
+hpid 302 '\302\2332J\233' 32 simgpu 0000:00:05.0 'r\302\205s' 'v\377ram'
+hpid 303 'caf\303\251 \345\233\276\345\275\242' 33 simgpu 0000:00:05.0 rcs vram0
+hpid 304 '\377\300\257\355\240\200\345\233' 34 '\033[2Jevil' '0000:00:05.0\033[H' rcs vram0
+LC_ALL=C.UTF-8 timeout -s KILL 30 $TOP -b -n 1 -p "$H" >"$T/hb" 2>"$T/e"
+rc=$?
+t "escape batch: exit 0, 5 clients (exit $rc)" \
+	test $rc -eq 0 -a "$(grep -c 'client=3' "$T/hb")" -eq 5
+t "escape batch: no sanitizer report" clean "$T/e"
+t "escape batch: valid UTF-8 without control characters" no_ctl "$T/hb"
+while IFS='|' read -r what text; do
+	t "escape batch: $what" has "$T/hb" "$text"
+done <<'EOM'
+ESC and BEL of an OSC sequence as \xNN|client=30 pids=300 comm=\x1b]0;pwned\x07 rcs=
+newline as \x0a, backslash doubled, quote kept|client=31 pids=301 comm=a\x0ab"c\\d rcs=
+C1 CSI and a lone 0x9b byte|client=32 pids=302 comm=\xc2\x9b2J\x9b r\xc2\x85s=
+C1 and invalid byte in engine and region names| r\xc2\x85s=- mem.v\xffram=4.0K
+valid UTF-8 kept in a UTF-8 locale|client=33 pids=303 comm=café 图形 rcs=
+overlong, surrogate, truncated and 0xff bytes|comm=\xff\xc0\xaf\xed\xa0\x80\xe5\x9b rcs=
+CSI in the driver and the device name|0000:00:05.0\x1b[H \x1b[2Jevil client=34
+EOM
+LC_ALL=C timeout -s KILL 30 $TOP -b -n 1 -p "$H" >"$T/hbc" 2>"$T/e"
+t "escape batch: bytes >= 0x80 as \\xNN in the C locale" has "$T/hbc" \
+	'comm=caf\xc3\xa9 \xe5\x9b\xbe\xe5\xbd\xa2 rcs='
+t "escape batch: C locale output is ASCII without control characters" \
+	test -z "$(LC_ALL=C tr -d '\n -~' <"$T/hbc")"
+
+timeout -s KILL 30 $TOP --json -n 1 -p "$H" >"$T/hj" 2>"$T/e"
+rc=$?
+t "escape json: exit 0 (exit $rc)" test $rc -eq 0
+t "escape json: valid UTF-8 without control characters" no_ctl "$T/hj"
+python3 - "$T/hj" >"$T/py" 2>&1 <<'EOPY'
+import json, sys
+rows = {r["client_id"]: r for r in map(json.loads, open(sys.argv[1], "rb"))}
+def comm(i):
+    return rows[i]["fds"][0]["comm"]
+assert comm(30) == "\x1b]0;pwned\x07", comm(30)
+assert comm(31) == 'a\nb"c\\d', comm(31)
+assert comm(32) == "\x9b2J\ufffd", comm(32)
+assert list(rows[32]["engines"]) == ["r\x85s"], rows[32]["engines"]
+assert list(rows[32]["memory"]) == ["v\ufffdram"], rows[32]["memory"]
+assert comm(33) == "caf\u00e9 \u56fe\u5f62", comm(33)
+assert comm(34) == "\ufffd" * 8, comm(34)
+assert rows[34]["driver"] == "\x1b[2Jevil", rows[34]["driver"]
+assert rows[34]["pdev"] == "0000:00:05.0\x1b[H", rows[34]["pdev"]
+print("json ok")
+EOPY
+t "escape json: names decode to the original text, U+FFFD for bad bytes" \
+	has "$T/py" "json ok"
+grep -v 'json ok' "$T/py" | sed 's/^/# /'
+
+timeout -s KILL 30 $TOP --prometheus -n 1 -p "$H" -o "$T/h.prom" >/dev/null 2>"$T/e"
+rc=$?
+t "escape prometheus: exit 0 (exit $rc)" test $rc -eq 0
+t "escape prometheus: valid UTF-8 without control characters" no_ctl "$T/h.prom"
+python3 - "$T/h.prom" "$T/hb" >"$T/py" 2>&1 <<'EOPY'
+import re, sys
+val = r'"((?:[^"\\\n]|\\[\\"n])*)"'
+line = re.compile(r'^[a-z_]+(?:\{((?:[a-z_]+=' + val + r',?)+)\})? [0-9.]+$')
+lab = re.compile(r'([a-z_]+)=' + val)
+unesc = lambda v: re.sub(r'\\(.)', lambda m: "\n" if m[1] == "n" else m[1], v)
+comms = set()
+for l in open(sys.argv[1], encoding="utf-8").read().splitlines():
+    if l.startswith("#"):
+        continue
+    assert line.match(l), l
+    for k, v in lab.findall(l):
+        if k == "comm":
+            comms.add(unesc(v))
+batch = open(sys.argv[2], encoding="utf-8").read()
+for c in comms:
+    assert " comm=" + c + " " in batch, c
+assert "\\x1b]0;pwned\\x07" in comms, comms
+assert 'a\\x0ab"c\\\\d' in comms, comms
+assert len(comms) == 5, comms
+print("prom ok")
+EOPY
+t "escape prometheus: label values well formed, hold the batch text" \
+	has "$T/py" "prom ok"
+grep -v 'prom ok' "$T/py" | sed 's/^/# /'
+t "escape prometheus: ESC in a label" has "$T/h.prom" 'comm="\\x1b]0;pwned\\x07"'
+t "escape prometheus: newline, quote, backslash in a label" \
+	has "$T/h.prom" 'comm="a\\x0ab\"c\\\\d"'
+
 ./drmtop-bench --make-tree "$T/bench2" --pids 5 --fds 2 --dup
 
 # --- interactive mode: smoke test in a pseudo terminal ---
@@ -322,8 +428,25 @@ if command -v script >/dev/null 2>&1; then
 		test $rc -eq 0
 	t "drmtop tui: screen shows the clients" has "$T/tui.log" "bench1001"
 	t "drmtop tui: no sanitizer report" clean "$T/tui.err"
+	(sleep 1; printf 'q') | LC_ALL=C.UTF-8 TERM=vt100 timeout -s KILL 30 \
+		script -qfec "stty cols 120 rows 30; $TOP -p $H -d 0.2 2>$T/tui.err" \
+		"$T/tuih.log" >/dev/null 2>&1
+	rc=$?
+	t "escape tui: exit 0 (exit $rc)" test $rc -eq 0
+	t "escape tui: ESC shown as \\x1b" has "$T/tuih.log" '\x1b]0;pwned'
+	t "escape tui: a name is cut before an escape, not in it" \
+		lacks "$T/tuih.log" 'pwned\x0'
+	t "escape tui: newline, quote and backslash" has "$T/tuih.log" 'a\x0ab"c\\d'
+	t "escape tui: C1 and invalid bytes" has "$T/tuih.log" '\xc2\x9b2J\x9b'
+	t "escape tui: valid UTF-8 kept" has "$T/tuih.log" 'café 图形'
+	t "escape tui: CSI in the device and driver names" has "$T/tuih.log" \
+		'0000:00:05.0\x1b[H (\x1b[2Jevil)'
+	t "escape tui: no raw escape sequence of a name" \
+		lacks "$T/tuih.log" "$(printf '\033]0;pwned')"
+	t "escape tui: no sanitizer report" clean "$T/tui.err"
 else
 	ok "drmtop tui: # SKIP script(1) not available"
+	ok "escape tui: # SKIP script(1) not available"
 fi
 
 # --- bench helper on 1000 pids x 2 DRM fds ---
