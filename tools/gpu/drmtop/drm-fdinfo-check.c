@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <locale.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include <linux/compiler.h>
 
 #include "fdinfo.h"
+#include "util.h"
 
 #define PAGE_LIMIT 4096
 
@@ -54,6 +56,7 @@ struct report {
 static const char *progname = "drm-fdinfo-check";
 static bool strict;
 static bool quiet;
+static enum str_esc text_esc = STR_ESC_ASCII;	/* see main() */
 
 static void *xgrow(void *arr, size_t *cap, size_t n, size_t size)
 {
@@ -108,7 +111,8 @@ static unsigned int flush(struct report *r, const char *name)
 	for (i = 0; i < r->n; i++) {
 		if (!r->msgs[i].warning || strict)
 			bad++;
-		printf("%s: line %u: %s%s\n", name, r->msgs[i].line,
+		str_escape_fputs(name, text_esc, stdout);
+		printf(": line %u: %s%s\n", r->msgs[i].line,
 		       r->msgs[i].warning ? "warning: " : "",
 		       r->msgs[i].text ? r->msgs[i].text : "(out of memory)");
 		free(r->msgs[i].text);
@@ -118,26 +122,14 @@ static unsigned int flush(struct report *r, const char *name)
 	return bad;
 }
 
-/* printable, bounded copy of a key for messages */
+/*
+ * Printable, bounded copy of a key or value for messages, escaped like any
+ * text that a driver or a file controls (str_escape()).
+ */
 static const char *show(const char *s, size_t len, char *out, size_t size)
 {
-	size_t i, o = 0;
-
-	for (i = 0; i < len && o + 5 < size; i++) {
-		unsigned char c = s[i];
-
-		if (c >= 0x20 && c < 0x7f) {
-			out[o++] = c;
-		} else {
-			snprintf(out + o, size - o, "\\x%02x", c);
-			o += 4;
-		}
-	}
-	if (i < len && o + 4 <= size) {
-		memcpy(out + o, "...", 3);
-		o += 3;
-	}
-	out[o] = '\0';
+	if (str_escape(out, size - 3, s, len, text_esc) >= size - 3)
+		strcat(out, "...");
 	return out;
 }
 
@@ -475,6 +467,16 @@ static char *resolve(const char *arg, const char *proc_root)
 	return strdup(arg);
 }
 
+/* "ARG: line 0: cannot read PATH[ again]: why" */
+static void read_error(const char *arg, const char *path, const char *again,
+		       ssize_t err)
+{
+	str_escape_fputs(arg, text_esc, stdout);
+	fputs(": line 0: cannot read ", stdout);
+	str_escape_fputs(path, text_esc, stdout);
+	printf("%s: %s\n", again, strerror(-err));
+}
+
 static unsigned int check_one(const char *arg, const char *proc_root,
 			      double interval)
 {
@@ -482,7 +484,7 @@ static unsigned int check_one(const char *arg, const char *proc_root,
 	size_t n1 = 0, n2 = 0, i, cap = 0;
 	struct report r = { 0 };
 	unsigned int bad;
-	char *path, *buf = NULL;
+	char *path, *buf = NULL, kb[80];
 	ssize_t len;
 
 	path = resolve(arg, proc_root);
@@ -492,8 +494,7 @@ static unsigned int check_one(const char *arg, const char *proc_root,
 	}
 	len = fdinfo_read_file(AT_FDCWD, path, &buf, &cap);
 	if (len < 0) {
-		printf("%s: line 0: cannot read %s: %s\n", arg, path,
-		       strerror(-len));
+		read_error(arg, path, "", len);
 		free(path);
 		free(buf);
 		return 1;
@@ -511,8 +512,7 @@ static unsigned int check_one(const char *arg, const char *proc_root,
 			;
 		len = fdinfo_read_file(AT_FDCWD, path, &buf, &cap);
 		if (len < 0) {
-			printf("%s: line 0: cannot read %s again: %s\n", arg,
-			       path, strerror(-len));
+			read_error(arg, path, " again", len);
 			bad++;
 		} else {
 			check_buffer(&r, buf, len, &c2, &n2);
@@ -532,7 +532,8 @@ static unsigned int check_one(const char *arg, const char *proc_root,
 				if (o && c2[i].value < o->value)
 					add(&r, c2[i].line, false,
 					    "%s went backwards: %llu -> %llu after %gs",
-					    c2[i].key,
+					    show(c2[i].key, strlen(c2[i].key),
+						 kb, sizeof(kb)),
 					    (unsigned long long)o->value,
 					    (unsigned long long)c2[i].value,
 					    interval);
@@ -540,8 +541,10 @@ static unsigned int check_one(const char *arg, const char *proc_root,
 			bad += flush(&r, arg);
 		}
 	}
-	if (!quiet && !bad)
-		fprintf(stderr, "%s: ok\n", arg);
+	if (!quiet && !bad) {
+		str_escape_fputs(arg, text_esc, stderr);
+		fputs(": ok\n", stderr);
+	}
 	free_counters(c1, n1);
 	free_counters(c2, n2);
 	free(path);
@@ -568,7 +571,10 @@ static void print_usage(FILE *f)
 		"  -h, --help              show this help\n"
 		"\n"
 		"Output: one line per problem, 'FILE: line N: message' (line 0 for\n"
-		"problems of the whole file), on stdout.\n"
+		"problems of the whole file), on stdout. Control characters and bytes\n"
+		"of invalid UTF-8 in names, keys and values are shown as \\xNN, a\n"
+		"backslash as \\\\, other bytes from 0x80 on too unless the locale is\n"
+		"UTF-8.\n"
 		"\n"
 		"Checks: every line is 'key:<whitespace>value'; keys have no whitespace\n"
 		"and start with drm- or a driver specific '<driver>-' prefix (pos, flags,\n"
@@ -602,6 +608,9 @@ int main(int argc, char **argv)
 	char *end;
 	int c, i;
 
+	/* messages keep UTF-8 characters on a UTF-8 terminal only */
+	setlocale(LC_CTYPE, "");
+	text_esc = str_esc_text();
 	while ((c = getopt_long(argc, argv, "i:p:Wqh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':

@@ -414,6 +414,38 @@ t "escape prometheus: ESC in a label" has "$T/h.prom" 'comm="\\x1b]0;pwned\\x07"
 t "escape prometheus: newline, quote, backslash in a label" \
 	has "$T/h.prom" 'comm="a\\x0ab\"c\\\\d"'
 
+# drm-fdinfo-check: messages quote keys, values and file names escaped
+E=$(printf '\033')
+printf 'drm-driver:\tsimgpu\ndrm-pdev:\t\033[2J\ndrm-caf\303\251:\t1\n' >"$T/h$E[2J.txt"
+printf 'drm-engine-r\302\233s:\t5 us\ndrm-foo\377:\t1\n' >>"$T/h$E[2J.txt"
+$CHK "$T/h$E[2J.txt" >"$T/c.out" 2>"$T/c.err"
+rc=$?
+t "escape check: exit 1 (exit $rc)" test $rc -eq 1
+t "escape check: messages are valid UTF-8 without control characters" \
+	no_ctl "$T/c.out"
+while IFS='|' read -r what text; do
+	t "escape check: $what" has "$T/c.out" "$text"
+done <<'EOM'
+file name escaped|h\x1b[2J.txt: line 2:
+CSI in a value|line 2: drm-pdev: '\x1b[2J' is not a PCI address
+valid UTF-8 in a key kept|line 3: 'drm-café' is not a key of drm-usage-stats
+C1 in a key|line 4: drm-engine-r\xc2\x9bs: unit 'us' is not allowed
+invalid byte in a key|line 5: 'drm-foo\xff' is not a key of drm-usage-stats
+EOM
+hctr() { # cycles
+	printf 'drm-driver:\tsimgpu\ndrm-cycles-r\302\233s:\t%s\n' "$1"
+	printf 'drm-total-cycles-r\302\233s:\t%s\n' "$1"
+}
+mkfifo "$T/hctr"
+(timeout -s KILL 20 sh -c "printf '%s\n' \"$(hctr 200)\" >$T/hctr; sleep 0.1;
+	printf '%s\n' \"$(hctr 100)\" >$T/hctr") &
+timeout -s KILL 30 $CHK -q --interval 0.3 "$T/hctr" >"$T/c.out" 2>&1
+wait
+t "escape check: counter name escaped in --interval messages" has "$T/c.out" \
+	'line 2: drm-cycles-r\xc2\x9bs went backwards: 200 -> 100'
+t "escape check: --interval messages without control characters" \
+	no_ctl "$T/c.out"
+
 ./drmtop-bench --make-tree "$T/bench2" --pids 5 --fds 2 --dup
 
 # --- interactive mode: smoke test in a pseudo terminal ---
