@@ -229,9 +229,13 @@ int main(int argc, char **argv)
 		t = cpu_ns();
 		for (r = 0; r < rounds; r++)
 			for (i = 0; i < npaths; i++) {
-				ssize_t n = fdinfo_read_file(s->rootfd, paths[i],
-							     &buf, &cap);
+				int f = fdinfo_open(s->rootfd, paths[i], NULL);
+				ssize_t n;
 
+				if (f < 0)
+					continue;
+				n = fdinfo_read_fd(f, &buf, &cap, 0, NULL);
+				close(f);
 				if (n > 0)
 					nbytes += n;
 			}

@@ -226,8 +226,9 @@ static void check_uint(struct report *r, const struct fdinfo_line *l,
 	}
 }
 
+/* truncated: the file had more than FDINFO_READ_MAX bytes */
 static void check_buffer(struct report *r, const char *buf, size_t len,
-			 struct counter **ctrs, size_t *nctrs)
+			 bool truncated, struct counter **ctrs, size_t *nctrs)
 {
 	const char *pos = buf, *end = buf + len;
 	struct keyref *keys = NULL;
@@ -239,7 +240,10 @@ static void check_buffer(struct report *r, const char *buf, size_t len,
 	struct fdinfo_line l;
 	char kb[80], cb[80];
 
-	if (len > PAGE_LIMIT)
+	if (truncated)
+		add(r, 0, false, "more than %d bytes: the rest is not checked",
+		    FDINFO_READ_MAX);
+	else if (len > PAGE_LIMIT)
 		add(r, 0, true,
 		    "%zu bytes, more than %d: readers with a one page buffer truncate it",
 		    len, PAGE_LIMIT);
@@ -474,7 +478,11 @@ static void read_error(const char *arg, const char *path, const char *again,
 	str_escape_fputs(arg, text_esc, stdout);
 	fputs(": line 0: cannot read ", stdout);
 	str_escape_fputs(path, text_esc, stdout);
-	printf("%s: %s\n", again, strerror(-err));
+	if (err == -ETIMEDOUT)
+		printf("%s: nothing to read within %d ms\n", again,
+		       FDINFO_WAIT_MS);
+	else
+		printf("%s: %s\n", again, strerror(-err));
 }
 
 static unsigned int check_one(const char *arg, const char *proc_root,
@@ -485,6 +493,7 @@ static unsigned int check_one(const char *arg, const char *proc_root,
 	struct report r = { 0 };
 	unsigned int bad;
 	char *path, *buf = NULL, kb[80];
+	bool truncated;
 	ssize_t len;
 
 	path = resolve(arg, proc_root);
@@ -492,14 +501,14 @@ static unsigned int check_one(const char *arg, const char *proc_root,
 		fprintf(stderr, "%s: out of memory\n", progname);
 		exit(2);
 	}
-	len = fdinfo_read_file(AT_FDCWD, path, &buf, &cap);
+	len = fdinfo_read_file(AT_FDCWD, path, &buf, &cap, &truncated);
 	if (len < 0) {
 		read_error(arg, path, "", len);
 		free(path);
 		free(buf);
 		return 1;
 	}
-	check_buffer(&r, buf, len, interval > 0 ? &c1 : NULL, &n1);
+	check_buffer(&r, buf, len, truncated, interval > 0 ? &c1 : NULL, &n1);
 	bad = flush(&r, arg);
 
 	if (interval > 0) {
@@ -510,12 +519,12 @@ static unsigned int check_one(const char *arg, const char *proc_root,
 
 		while (nanosleep(&ts, &ts) && errno == EINTR)
 			;
-		len = fdinfo_read_file(AT_FDCWD, path, &buf, &cap);
+		len = fdinfo_read_file(AT_FDCWD, path, &buf, &cap, &truncated);
 		if (len < 0) {
 			read_error(arg, path, " again", len);
 			bad++;
 		} else {
-			check_buffer(&r, buf, len, &c2, &n2);
+			check_buffer(&r, buf, len, truncated, &c2, &n2);
 			/* format problems were reported for the first read */
 			for (i = 0; i < r.n; i++)
 				free(r.msgs[i].text);
@@ -559,6 +568,8 @@ static void print_usage(FILE *f)
 		"\n"
 		"Validate DRM fdinfo text against Documentation/gpu/drm-usage-stats.rst.\n"
 		"FILE is a saved fdinfo file; PID:FD reads <proc-root>/PID/fdinfo/FD.\n"
+		"At most 64 KiB of a file are read (more is a violation); a FIFO is\n"
+		"waited for at most 2 seconds.\n"
 		"\n"
 		"Options:\n"
 		"  -i, --interval SECONDS  read every file a second time after SECONDS and\n"

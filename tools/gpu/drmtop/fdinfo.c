@@ -4,8 +4,10 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fdinfo.h"
@@ -657,46 +659,122 @@ const char *fdinfo_find_extra(const struct fdinfo *fi, const char *key)
 	return NULL;
 }
 
-ssize_t fdinfo_read_fd(int fd, char **buf, size_t *cap, bool rewind)
+int fdinfo_open(int dirfd, const char *path, struct stat *st)
 {
-	size_t len = 0;
+	int fd;
+
+	fd = openat(dirfd, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	if (st && fstat(fd, st)) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Wait until fd can be read, at most until *deadline (0: not set yet). */
+static int wait_input(int fd, int64_t *deadline)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	int64_t left;
+	int ret;
+
+	if (!*deadline)
+		*deadline = now_ms() + FDINFO_WAIT_MS;
+	for (;;) {
+		left = *deadline - now_ms();
+		if (left <= 0)
+			return -ETIMEDOUT;
+		ret = poll(&p, 1, (int)left);
+		if (ret > 0)
+			return 0;	/* data, end of file or an error */
+		if (ret < 0 && errno != EINTR)
+			return -errno;
+	}
+}
+
+ssize_t fdinfo_read_fd(int fd, char **buf, size_t *cap, unsigned int flags,
+		       bool *truncated)
+{
+	bool wait = flags & FDINFO_READ_WAIT;
+	int64_t deadline = 0;
+	size_t len = 0, want;
+	const char *nl;
 	ssize_t n;
 
+	if (truncated)
+		*truncated = false;
 	for (;;) {
+		/* one byte more than the limit tells whether there is more */
 		if (len == *cap) {
 			size_t ncap = *cap ? *cap * 2 : 4096;
-			char *p = realloc(*buf, ncap);
+			char *p;
 
+			if (ncap > FDINFO_READ_MAX + 1)
+				ncap = FDINFO_READ_MAX + 1;
+			p = realloc(*buf, ncap);
 			if (!p)
 				return -ENOMEM;
 			*buf = p;
 			*cap = ncap;
 		}
-		if (rewind)
-			n = pread(fd, *buf + len, *cap - len, len);
+		want = *cap < FDINFO_READ_MAX + 1 ? *cap : FDINFO_READ_MAX + 1;
+		if (wait) {
+			n = wait_input(fd, &deadline);
+			if (n)
+				return n;
+			wait = false;
+		}
+		if (flags & FDINFO_READ_REWIND)
+			n = pread(fd, *buf + len, want - len, len);
 		else
-			n = read(fd, *buf + len, *cap - len);
+			n = read(fd, *buf + len, want - len);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
+			if (errno == EAGAIN) {
+				wait = true;
+				continue;
+			}
 			return -errno;
 		}
 		if (n == 0)
 			break;
 		len += n;
+		if (len > FDINFO_READ_MAX) {
+			if (truncated)
+				*truncated = true;
+			nl = memrchr(*buf, '\n', FDINFO_READ_MAX);
+			return nl ? nl + 1 - *buf : 0;
+		}
 	}
 	return len;
 }
 
-ssize_t fdinfo_read_file(int dirfd, const char *path, char **buf, size_t *cap)
+ssize_t fdinfo_read_file(int dirfd, const char *path, char **buf,
+			 size_t *cap, bool *truncated)
 {
+	struct stat st;
 	ssize_t n;
 	int fd;
 
-	fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	fd = fdinfo_open(dirfd, path, &st);
 	if (fd < 0)
-		return -errno;
-	n = fdinfo_read_fd(fd, buf, cap, false);
+		return fd;
+	n = fdinfo_read_fd(fd, buf, cap,
+			   S_ISFIFO(st.st_mode) ? FDINFO_READ_WAIT : 0,
+			   truncated);
 	close(fd);
 	return n;
 }

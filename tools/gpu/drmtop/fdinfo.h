@@ -2,8 +2,9 @@
 /*
  * Parser for DRM client usage stats (drm-usage-stats.rst)
  *
- * Shared by drmtop and drm-fdinfo-check. No fixed limits: any number of
- * engines, memory regions and extra keys, input of any size.
+ * Shared by drmtop and drm-fdinfo-check. The parser has no fixed limits:
+ * any number of engines, memory regions and extra keys, input of any size;
+ * the readers read at most FDINFO_READ_MAX bytes of a file.
  */
 #ifndef DRMTOP_FDINFO_H
 #define DRMTOP_FDINFO_H
@@ -11,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #ifndef ARRAY_SIZE
@@ -163,16 +165,44 @@ struct fdinfo_region *fdinfo_find_region(const struct fdinfo *fi,
 const char *fdinfo_find_extra(const struct fdinfo *fi, const char *key);
 
 /*
- * Read a whole file (any size) relative to dirfd into *buf, growing it as
- * needed. Returns the number of bytes or -errno.
+ * At most this much of one file is read: real fdinfo files are a few KiB,
+ * a file of a test tree may never end (/dev/zero).
+ */
+#define FDINFO_READ_MAX		(64 * 1024)
+/* How long a read waits for a FIFO (of a test tree) to be written. */
+#define FDINFO_WAIT_MS		2000
+
+/* Flags of fdinfo_read_fd() */
+enum {
+	FDINFO_READ_REWIND = 1,		/* pread() from the start */
+	FDINFO_READ_WAIT = 2,		/* poll() before the first read */
+};
+
+/*
+ * Open path relative to dirfd for reading with O_NONBLOCK, so that a FIFO
+ * without a writer does not block, and fstat() it into *st if st is not
+ * NULL. Returns the descriptor or -errno.
+ */
+int fdinfo_open(int dirfd, const char *path, struct stat *st);
+/*
+ * Read at most FDINFO_READ_MAX bytes of an open file into *buf, growing it
+ * as needed: from the current position, or from the start with pread()
+ * with FDINFO_READ_REWIND (a procfs fdinfo file kept open shows the fd's
+ * state at the time of each read from its start). A file with nothing to
+ * read yet is waited for with poll(), at most FDINFO_WAIT_MS in all, then
+ * -ETIMEDOUT is returned: a FIFO opened with O_NONBLOCK needs
+ * FDINFO_READ_WAIT, as read() returns 0 until it has a writer. When the
+ * file has more, *truncated (if not NULL) is set and the bytes after the
+ * last newline are dropped, so that no line is cut. Returns the number of
+ * bytes or -errno.
+ */
+ssize_t fdinfo_read_fd(int fd, char **buf, size_t *cap, unsigned int flags,
+		       bool *truncated);
+/*
+ * The same for a file named relative to dirfd, opened with fdinfo_open()
+ * and waited for if it is a FIFO.
  */
 ssize_t fdinfo_read_file(int dirfd, const char *path, char **buf,
-			 size_t *cap);
-/*
- * The same for an open file: from the current position, or from the start
- * with pread() if rewind (a procfs fdinfo file kept open shows the fd's
- * state at the time of each read from its start).
- */
-ssize_t fdinfo_read_fd(int fd, char **buf, size_t *cap, bool rewind);
+			 size_t *cap, bool *truncated);
 
 #endif

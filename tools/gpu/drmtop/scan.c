@@ -439,7 +439,7 @@ static char *read_comm(struct drm_scan *s, pid_t pid)
 	ssize_t n;
 
 	proc_path(path, pid, "comm", -1);
-	n = fdinfo_read_file(s->rootfd, path, &s->buf, &s->buf_cap);
+	n = fdinfo_read_file(s->rootfd, path, &s->buf, &s->buf_cap, NULL);
 	if (n <= 0)
 		return strdup("?");
 	if (s->buf[n - 1] == '\n')
@@ -458,11 +458,14 @@ static bool held_is_stale(const struct drm_scan *s, int info_fd)
 /*
  * Read /proc/PID/fdinfo/FD into s->buf: again through *info_fd when it is
  * open, else by path, then keeping the file open in *info_fd while the
- * limit on files kept open allows.
+ * limit on files kept open allows. In a tree that is not procfs, only
+ * regular files and FIFOs are read: a FIFO is waited for a while, and
+ * anything else counts as empty.
  */
 static ssize_t read_fdinfo_file(struct drm_scan *s, pid_t pid, int fd,
-				int *info_fd)
+				int *info_fd, bool *truncated)
 {
+	unsigned int flags;
 	char path[64];
 	struct stat st;
 	bool keep;
@@ -470,20 +473,29 @@ static ssize_t read_fdinfo_file(struct drm_scan *s, pid_t pid, int fd,
 	int f;
 
 	if (*info_fd >= 0) {
-		n = fdinfo_read_fd(*info_fd, &s->buf, &s->buf_cap, true);
+		n = fdinfo_read_fd(*info_fd, &s->buf, &s->buf_cap,
+				   FDINFO_READ_REWIND, truncated);
 		if (n < 0 || !held_is_stale(s, *info_fd))
 			return n;
 		drop_held(s, info_fd);
 	}
 	proc_path(path, pid, "fdinfo", fd);
 	s->files_opened++;
-	f = openat(s->rootfd, path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	f = fdinfo_open(s->rootfd, path, s->procfs ? NULL : &st);
 	if (f < 0)
-		return -errno;
+		return f;
 	/* a test tree may sequence its samples through FIFOs: read those */
-	keep = s->nheld < s->max_held &&
-	       (s->procfs || (!fstat(f, &st) && S_ISREG(st.st_mode)));
-	n = fdinfo_read_fd(f, &s->buf, &s->buf_cap, keep);
+	if (!s->procfs && !S_ISREG(st.st_mode)) {
+		*truncated = false;
+		n = S_ISFIFO(st.st_mode) ?
+		    fdinfo_read_fd(f, &s->buf, &s->buf_cap, FDINFO_READ_WAIT,
+				   truncated) : 0;
+		close(f);
+		return n;
+	}
+	keep = s->nheld < s->max_held;
+	flags = keep ? FDINFO_READ_REWIND : 0;
+	n = fdinfo_read_fd(f, &s->buf, &s->buf_cap, flags, truncated);
 	if (n < 0 || !keep) {
 		close(f);
 		return n;
@@ -495,22 +507,26 @@ static ssize_t read_fdinfo_file(struct drm_scan *s, pid_t pid, int fd,
 
 /*
  * Read and parse /proc/PID/fdinfo/FD into s->scratch. Returns 1 when it is a
- * DRM client, 0 when not, <0 on read errors. *info_fd as above.
+ * DRM client, 0 when not, <0 on read errors. *info_fd as above. What is
+ * past FDINFO_READ_MAX counts as one malformed line.
  */
 static int read_fdinfo(struct drm_scan *s, pid_t pid, int fd, int *info_fd,
 		       uint64_t *ts)
 {
+	bool truncated;
 	ssize_t n;
 
-	n = read_fdinfo_file(s, pid, fd, info_fd);
+	n = read_fdinfo_file(s, pid, fd, info_fd, &truncated);
 	s->files_read++;
 	if (n < 0)
 		return n;
 	*ts = now_ns();
 	fdinfo_reset(&s->scratch);
-	if (fdinfo_parse(&s->scratch, s->buf, n) || !s->scratch.driver)
+	if (fdinfo_parse(&s->scratch, s->buf, n))
 		return 0;
-	return 1;
+	if (truncated)
+		s->scratch.malformed++;
+	return !!s->scratch.driver;
 }
 
 static void note_read_error(struct drm_scan *s, pid_t pid, int err)

@@ -446,6 +446,56 @@ t "escape check: counter name escaped in --interval messages" has "$T/c.out" \
 t "escape check: --interval messages without control characters" \
 	no_ctl "$T/c.out"
 
+# --- what a test tree controls: endless files and FIFOs ---
+# Plain builds under a memory limit (the sanitizers need more address
+# space): at most 64 KiB of a file are read, a FIFO without a writer is
+# waited for 2 seconds, not forever.
+Z=$T/zero
+mkdir -p "$Z/42/fdinfo" "$Z/43/fdinfo"
+ln -s /dev/zero "$Z/42/fdinfo/3"
+mkfifo "$Z/43/fdinfo/3"
+(ulimit -v 400000; exec timeout -s KILL 20 ./drm-fdinfo-check -p "$Z" 42:3) \
+	>"$T/c.out" 2>&1
+rc=$?
+t "cap check: /dev/zero as fdinfo: exit 1, no hang (exit $rc)" test $rc -eq 1
+t "cap check: says that only 64 KiB were checked" has "$T/c.out" \
+	"42:3: line 0: more than 65536 bytes: the rest is not checked"
+(ulimit -v 400000; exec timeout -s KILL 20 ./drm-fdinfo-check -p "$Z" 43:3) \
+	>"$T/c.out" 2>&1
+rc=$?
+t "cap check: FIFO without a writer: exit 1, no hang (exit $rc)" test $rc -eq 1
+t "cap check: FIFO without a writer reported" has "$T/c.out" \
+	"43:3: line 0: cannot read $Z/43/fdinfo/3: nothing to read"
+
+cp -r "$P/201" "$P/204" "$Z/"
+mkdir -p "$Z/44/fd" "$Z/44/fdinfo" "$Z/45/fd" "$Z/45/fdinfo" "$Z/46/fd" \
+	"$Z/46/fdinfo" "$Z/42/fd" "$Z/43/fd"
+echo zero >"$Z/42/comm"
+echo fifo >"$Z/43/comm"
+echo big >"$Z/44/comm"
+mkfifo "$Z/45/comm"
+echo fifo2 >"$Z/46/comm"
+for p in 42 43 44 45 46; do ln -s /dev/dri/renderD128 "$Z/$p/fd/3"; done
+printf 'drm-driver:\tsimgpu\ndrm-client-id:\t44\ndrm-engine-rcs:\t1 ns\n' \
+	>"$Z/44/fdinfo/3"
+truncate -s 2G "$Z/44/fdinfo/3"
+printf 'drm-driver:\tsimgpu\ndrm-client-id:\t45\n' >"$Z/45/fdinfo/3"
+mkfifo "$Z/46/fdinfo/3"
+exec 9<>"$Z/46/fdinfo/3"	# a writer that never writes
+(ulimit -v 400000; exec timeout -s KILL 30 ./drmtop -b -n 1 -p "$Z") \
+	>"$T/z" 2>&1
+rc=$?
+exec 9>&-
+t "cap drmtop: /dev/zero, 2 GiB file, FIFOs: exit 0, no hang (exit $rc)" \
+	test $rc -eq 0
+t "cap drmtop: 2 GiB fdinfo: its first 64 KiB read" has "$T/z" \
+	"renderD128 simgpu client=44 pids=44 comm=big rcs=-"
+t "cap drmtop: the rest counts as a malformed line" has "$T/z" \
+	", 1 malformed fdinfo lines"
+t "cap drmtop: a FIFO as comm gives '?'" has "$T/z" "client=45 pids=45 comm=?"
+t "cap drmtop: the other clients are listed" test \
+	"$(grep -c 'client=7 pids=201 \|client=5 pids=204 ' "$T/z")" -eq 2
+
 ./drmtop-bench --make-tree "$T/bench2" --pids 5 --fds 2 --dup
 
 # --- interactive mode: smoke test in a pseudo terminal ---

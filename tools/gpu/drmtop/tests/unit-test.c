@@ -47,7 +47,7 @@ static int load(struct fdinfo *fi, const char *name)
 
 	snprintf(path, sizeof(path), "%s/%s", fixdir, name);
 	fdinfo_init(fi);
-	n = fdinfo_read_file(AT_FDCWD, path, &buf, &cap);
+	n = fdinfo_read_file(AT_FDCWD, path, &buf, &cap, NULL);
 	if (n < 0) {
 		free(buf);
 		return -1;
@@ -251,12 +251,22 @@ static void test_hostile(void)
 	{
 		char tmpl[] = "/tmp/drmtop-big-XXXXXX", *buf = NULL;
 		int fd = mkstemp(tmpl);
+		bool cut = false;
 		size_t cap = 0;
 		ssize_t r = -1;
 
 		if (fd >= 0 && write(fd, big, p - big) == p - big)
-			r = fdinfo_read_file(AT_FDCWD, tmpl, &buf, &cap);
-		ok(r == p - big, "whole 1 MiB file read (%zd bytes)", r);
+			r = fdinfo_read_file(AT_FDCWD, tmpl, &buf, &cap, &cut);
+		ok(cut && r > FDINFO_READ_MAX - 64 && r <= FDINFO_READ_MAX &&
+		   buf[r - 1] == '\n' && cap <= FDINFO_READ_MAX + 1,
+		   "1 MiB file: %zd bytes read up to a newline, no more than %d",
+		   r, FDINFO_READ_MAX);
+		r = -1;
+		if (fd >= 0 && !ftruncate(fd, FDINFO_READ_MAX))
+			r = fdinfo_read_file(AT_FDCWD, tmpl, &buf, &cap, &cut);
+		ok(r == FDINFO_READ_MAX && !cut,
+		   "a file of exactly %d bytes is read whole (%zd)",
+		   FDINFO_READ_MAX, r);
 		if (fd >= 0) {
 			close(fd);
 			unlink(tmpl);
@@ -291,6 +301,51 @@ static void test_hostile(void)
 	   fi.n_extra == 0, "fdinfo_reset() forgets the previous sample");
 	fdinfo_free(&fi);
 	free(big);
+}
+
+/* What a test tree may hold instead of an fdinfo file. */
+static void test_read_limits(void)
+{
+	char dir[] = "/tmp/drmtop-fifo-XXXXXX", path[64], *buf = NULL;
+	bool cut = false;
+	size_t cap = 0;
+	uint64_t t;
+	ssize_t n;
+	int w;
+
+	n = fdinfo_read_file(AT_FDCWD, "/dev/zero", &buf, &cap, &cut);
+	ok(n == 0 && cut && cap == FDINFO_READ_MAX + 1,
+	   "/dev/zero: %d bytes read, no line in them (%zd, %zu)",
+	   FDINFO_READ_MAX, n, cap);
+
+	if (!mkdtemp(dir)) {
+		ok(0, "mkdtemp: %s", strerror(errno));
+		free(buf);
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	mkfifo(path, 0600);
+	t = now_ns();
+	n = fdinfo_read_file(AT_FDCWD, path, &buf, &cap, &cut);
+	t = now_ns() - t;
+	ok(n == -ETIMEDOUT && t >= FDINFO_WAIT_MS * 1000000ull &&
+	   t < 3 * FDINFO_WAIT_MS * 1000000ull,
+	   "a FIFO without a writer: -ETIMEDOUT after %llu ms (%zd)",
+	   (unsigned long long)(t / 1000000), n);
+
+	/* a writer that keeps it open, without writing */
+	w = open(path, O_RDWR);
+	t = now_ns();
+	n = fdinfo_read_file(AT_FDCWD, path, &buf, &cap, &cut);
+	t = now_ns() - t;
+	ok(w >= 0 && n == -ETIMEDOUT && t < 3 * FDINFO_WAIT_MS * 1000000ull,
+	   "a FIFO whose writer writes nothing: -ETIMEDOUT after %llu ms",
+	   (unsigned long long)(t / 1000000));
+	if (w >= 0)
+		close(w);
+	unlink(path);
+	rmdir(dir);
+	free(buf);
 }
 
 /* s escaped, in one of four static buffers used in turn */
@@ -718,19 +773,19 @@ static void test_proc_fdinfo_kept_open(void)
 	}
 	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", p[0]);
 	f = open(path, O_RDONLY | O_CLOEXEC);
-	n = f < 0 ? -errno : fdinfo_read_fd(f, &buf, &cap, true);
+	n = f < 0 ? -errno : fdinfo_read_fd(f, &buf, &cap, FDINFO_READ_REWIND, NULL);
 	if (n > 0 && strstr(buf, "ino:"))
 		ino1 = strndup(strstr(buf, "ino:"), strcspn(strstr(buf, "ino:"), "\n"));
 	null = open("/dev/null", O_WRONLY);
 	dup2(null, p[0]);
-	n = f < 0 ? -errno : fdinfo_read_fd(f, &buf, &cap, true);
+	n = f < 0 ? -errno : fdinfo_read_fd(f, &buf, &cap, FDINFO_READ_REWIND, NULL);
 	if (n > 0 && strstr(buf, "ino:"))
 		ino2 = strndup(strstr(buf, "ino:"), strcspn(strstr(buf, "ino:"), "\n"));
 	ok(ino1 && ino2 && strcmp(ino1, ino2) && strstr(buf, "flags:\t0100001"),
 	   "an fdinfo file kept open shows the fd's current file (%s, then %s)",
 	   ino1 ? ino1 : "?", ino2 ? ino2 : "?");
 	close(p[0]);
-	n = f < 0 ? -EBADF : fdinfo_read_fd(f, &buf, &cap, true);
+	n = f < 0 ? -EBADF : fdinfo_read_fd(f, &buf, &cap, FDINFO_READ_REWIND, NULL);
 	ok(n == -ENOENT, "and fails with ENOENT once the fd is closed (%zd)", n);
 	if (f >= 0)
 		close(f);
@@ -760,6 +815,7 @@ int main(int argc, char **argv)
 	test_hostile();
 	test_util();
 	test_escape();
+	test_read_limits();
 	test_discovery();
 	test_real_proc();
 	test_proc_fdinfo_kept_open();
