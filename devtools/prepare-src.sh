@@ -25,21 +25,32 @@ diffs="$("$repo/devtools/series.py" --repo "$repo" list-diffs)
 $(cd "$repo" && ls devtools/host-fixes/*.diff)"
 sum=$(cd "$repo" && cat $diffs | md5sum)
 if [ "$(cat "$src/.simgpu-diffs" 2>/dev/null)" != "$sum" ]; then
+	# Patch copies of the pristine files in a staging tree and replace
+	# only the files whose result changed: a file rewritten with the same
+	# content would still rebuild everything that includes it (the host
+	# fixes touch arch/um headers that all of UML does).
+	stage=$(mktemp -d)
+	trap 'rm -rf "$stage"' EXIT
 	for d in $diffs; do
 		sed -n 's|^+++ b/\([^\t]*\).*|\1|p' "$repo/$d"
-	done | sort -u | while read -r f; do
-		cp --remove-destination "$base/$f" "$src/$f"
-	done
+	done | sort -u > "$stage/.files"
+	while read -r f; do
+		mkdir -p "$stage/$(dirname "$f")"
+		cp "$base/$f" "$stage/$f"
+	done < "$stage/.files"
 	# The MAINTAINERS entries name the sender (make series); a build
 	# tree is never sent and names a marked build identity.
 	for d in $diffs; do
 		sed 's|@MAINTAINER@|simgpu build tree <build-tree@simgpu.invalid>|' \
-			"$repo/$d" | patch -s -p1 -d "$src" --no-backup-if-mismatch
+			"$repo/$d" | patch -s -p1 -d "$stage" --no-backup-if-mismatch
 	done
+	while read -r f; do
+		cmp -s "$stage/$f" "$src/$f" ||
+			cp --remove-destination "$stage/$f" "$src/$f"
+	done < "$stage/.files"
 	echo "$sum" > "$src/.simgpu-diffs"
 fi
 
-# New files: symlink each, drop links whose target is gone.
 cd "$repo"
 for top in $("$repo/devtools/series.py" --repo "$repo" list-overlay-dirs); do
 	find "$src/$top" -type l -lname "$repo/*" ! -exec test -e {} \; -delete
