@@ -86,7 +86,8 @@ enum drm_simgpu_engine_class {
  *
  * @DRM_SIMGPU_REGION_SYSTEM: system memory, shmem backed ("memory" in
  *	fdinfo). Buffers here can be made purgeable with
- *	&DRM_IOCTL_SIMGPU_GEM_MADVISE.
+ *	&DRM_IOCTL_SIMGPU_GEM_MADVISE. What they may take in all is bounded;
+ *	allocation fails with -ENOSPC past the bound.
  * @DRM_SIMGPU_REGION_VRAM0: the device's local memory ("vram0" in fdinfo).
  *	Its size is fixed by the device; allocation fails with -ENOSPC when it
  *	is full.
@@ -199,11 +200,21 @@ struct drm_simgpu_region_info {
 	/** @pad: MBZ. */
 	__u32 pad;
 
-	/** @total_size: size of the region in bytes (0: bounded by RAM). */
+	/**
+	 * @total_size: bytes that buffers may take in the region: the size
+	 * of the local memory, or for system memory the limit set by the
+	 * ``sys_mem_mb`` module parameter (half of RAM by default).
+	 */
 	__u64 total_size;
 
 	/** @used_size: bytes currently allocated in the region. */
 	__u64 used_size;
+
+	/**
+	 * @max_bo_size: the largest buffer &DRM_IOCTL_SIMGPU_GEM_CREATE
+	 * accepts in the region, at most @total_size.
+	 */
+	__u64 max_bo_size;
 };
 
 /**
@@ -271,8 +282,9 @@ struct drm_simgpu_exec_queue_destroy {
 /**
  * struct drm_simgpu_gem_create - argument of &DRM_IOCTL_SIMGPU_GEM_CREATE
  *
- * Returns -EINVAL for a zero size or an unknown region, -ENOSPC when
- * @region is %DRM_SIMGPU_REGION_VRAM0 and it has no room left.
+ * Returns -EINVAL for a zero size or an unknown region, -E2BIG for a size
+ * above the region's &drm_simgpu_region_info.max_bo_size, -ENOSPC when the
+ * region has no room left (see &drm_simgpu_region_info.total_size).
  */
 struct drm_simgpu_gem_create {
 	/** @size: size in bytes, rounded up to the page size. */

@@ -3,6 +3,7 @@
  * Copyright (c) 2026 The simgpu authors
  */
 
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
 #include <linux/slab.h>
@@ -47,6 +48,14 @@ MODULE_PARM_DESC(num_ccs, "Number of compute engines (default 4)");
 static unsigned long vram_mb = 256;
 module_param(vram_mb, ulong, 0444);
 MODULE_PARM_DESC(vram_mb, "Size of the local memory in MiB (default 256)");
+
+static unsigned long sys_mem_mb;
+module_param(sys_mem_mb, ulong, 0444);
+MODULE_PARM_DESC(sys_mem_mb, "System memory that buffer objects may take in MiB (default 0: half of RAM)");
+
+static unsigned long max_bo_mb;
+module_param(max_bo_mb, ulong, 0444);
+MODULE_PARM_DESC(max_bo_mb, "Largest buffer object in MiB (default 0: no limit but its region's size)");
 
 static unsigned int job_timeout_ms = 500;
 module_param(job_timeout_ms, uint, 0444);
@@ -128,6 +137,23 @@ static void simgpu_hw_fini(struct drm_device *drm, void *arg)
 	simgpu_hw_destroy(arg);
 }
 
+/*
+ * The system memory buffers may take: sys_mem_mb, or half of RAM, which
+ * leaves the rest of the machine room to live. Page aligned, as
+ * simgpu_ioctl_gem_create() wants.
+ */
+static void simgpu_mem_limits(struct simgpu_device *sdev)
+{
+	u64 ram = (u64)totalram_pages() << PAGE_SHIFT;
+
+	sdev->sys_size = sys_mem_mb ? (u64)sys_mem_mb << 20 : ram / 2;
+	sdev->sys_size = min(sdev->sys_size, (u64)MAX_LFS_FILESIZE);
+	sdev->sys_size = round_down(sdev->sys_size, PAGE_SIZE);
+	sdev->max_bo_size = max_bo_mb ? (u64)max_bo_mb << 20 : U64_MAX;
+	sdev->max_bo_size = round_down(min(sdev->max_bo_size,
+					   (u64)MAX_LFS_FILESIZE), PAGE_SIZE);
+}
+
 /**
  * simgpu_device_create - create a simgpu device
  * @parent: the parent device, whose devres group owns the DRM device
@@ -164,6 +190,7 @@ struct simgpu_device *simgpu_device_create(struct device *parent,
 	sdev->refclk_hz = simgpu_read32(sdev, SIMGPU_REG_REFCLK_HZ);
 	sdev->vram_size = simgpu_read32(sdev, SIMGPU_REG_VRAM_SIZE_LO) |
 		(u64)simgpu_read32(sdev, SIMGPU_REG_VRAM_SIZE_HI) << 32;
+	simgpu_mem_limits(sdev);
 
 	ret = simgpu_ctx_init_device(sdev);
 	if (ret)

@@ -52,7 +52,12 @@ struct simgpu_engine;
  * @vram_size: size of the local memory (VRAM0) in bytes, read at probe
  * @vram_used: bytes of VRAM0 allocated to buffer objects; only changed
  *	with atomic64 cmpxchg so it never exceeds @vram_size
- * @sys_used: bytes of system memory allocated to buffer objects
+ * @sys_size: system memory that buffer objects may take, in bytes; set at
+ *	probe
+ * @sys_used: bytes of system memory allocated to buffer objects; only
+ *	changed with atomic64 cmpxchg so it never exceeds @sys_size
+ * @max_bo_size: the largest buffer object in any region, page aligned; set
+ *	at probe
  * @purge_lock: protects @purge_list
  * @purge_list: system buffers marked DONTNEED and not purged yet, linked
  *	by &drm_gem_shmem_object.madv_list; protected by @purge_lock
@@ -75,7 +80,9 @@ struct simgpu_device {
 
 	u64 vram_size;
 	atomic64_t vram_used;
+	u64 sys_size;
 	atomic64_t sys_used;
+	u64 max_bo_size;
 
 	struct mutex purge_lock;	/* @purge_list */
 	struct list_head purge_list;	/* protected by @purge_lock */

@@ -7,6 +7,7 @@
 #include <linux/fs.h>
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
+#include <linux/mm.h>
 #include <linux/pagemap.h>
 #include <linux/sched.h>
 #include <linux/shmem_fs.h>
@@ -34,10 +35,27 @@
  * life, as it occupies local memory; a system buffer for the pages of its
  * shmem file that are in RAM.
  *
+ * System memory is bounded the same way, by the ``sys_mem_mb`` module
+ * parameter (half of RAM by default): an unprivileged client must not be
+ * able to allocate more than the machine has, with nobody to blame for it.
+ * No buffer may be larger than ``max_bo_mb`` nor than its region
+ * (-E2BIG). DRM_SIMGPU_QUERY_REGIONS reports both limits.
+ *
+ * Nothing populates a whole buffer at once. A CPU mapping is a mapping of
+ * the buffer's shmem file: pages are allocated one fault at a time, in the
+ * context of the faulting process, which a fatal signal stops between any
+ * two pages; they count in that process's RSS (RssShmem), which the OOM
+ * killer sees, and like all shmem pages are charged to the memory cgroup
+ * of whoever faulted them in. A job holds only the pages it writes, found
+ * and allocated one by one at submit time, charged to the submitter's
+ * memory cgroup. Only a buffer exported to another device is pinned whole,
+ * by the shmem helpers.
+ *
  * System buffers marked DONTNEED are purgeable: the device's shrinker
- * discards the contents of those that are idle, not mapped, pinned or
- * exported when the kernel needs memory. A purged buffer reports retained
- * 0 on its next madvise and can no longer be used; its mappings fault.
+ * discards the contents of those that are idle, not mapped, used by a job
+ * or exported when the kernel needs memory. A purged buffer reports
+ * retained 0 on its next madvise and can no longer be used; its mappings
+ * fault (SIGBUS).
  */
 
 static void simgpu_bo_free(struct drm_gem_object *obj)
@@ -80,6 +98,20 @@ static size_t simgpu_bo_rss(struct drm_gem_object *obj)
 	return (size_t)READ_ONCE(obj->filp->f_mapping->nrpages) << PAGE_SHIFT;
 }
 
+/*
+ * Whether the buffer's pages are in use besides its shmem file: mapped by
+ * a process, held by a job, or pinned whole by the shmem helpers (vmap,
+ * export). Lockless snapshot; stable under the reservation lock, except
+ * for a mapping made concurrently, which a purge turns into SIGBUS.
+ */
+static bool simgpu_bo_in_use(struct simgpu_bo *bo)
+{
+	struct drm_gem_object *obj = &bo->base.base;
+
+	return READ_ONCE(bo->base.pages) || atomic_read(&bo->job_pins) ||
+	       (obj->filp && mapping_mapped(obj->filp->f_mapping));
+}
+
 static enum drm_gem_object_status simgpu_bo_status(struct drm_gem_object *obj)
 {
 	struct simgpu_bo *bo = to_simgpu_bo(obj);
@@ -89,15 +121,45 @@ static enum drm_gem_object_status simgpu_bo_status(struct drm_gem_object *obj)
 		status |= DRM_GEM_OBJECT_RESIDENT;
 	/*
 	 * What the shrinker would purge, bar the busy check that fdinfo
-	 * makes itself: not mapped, pinned or shared (see
-	 * simgpu_bo_purgeable()). Unlocked reads: a snapshot for statistics.
+	 * makes itself: not in use or shared (see simgpu_bo_purgeable()).
+	 * Unlocked reads: a snapshot for statistics.
 	 */
 	if ((status & DRM_GEM_OBJECT_RESIDENT) &&
 	    READ_ONCE(bo->base.madv) == DRM_SIMGPU_MADV_DONTNEED &&
-	    !READ_ONCE(bo->base.pages) && !obj->dma_buf && !obj->import_attach)
+	    !simgpu_bo_in_use(bo) && !obj->dma_buf && !obj->import_attach)
 		status |= DRM_GEM_OBJECT_PURGEABLE;
 
 	return status;
+}
+
+/*
+ * Map the buffer's shmem file itself, as a shared mapping: its pages are
+ * then allocated on fault, one at a time, and are the faulting process's
+ * shared memory for the OOM killer and memory cgroups. The shmem helpers
+ * would populate and pin the whole buffer at mmap() time instead, in one
+ * uninterruptible loop that nobody is accounted for. The mapping no longer
+ * refers to the GEM object but holds the shmem file, so the reference
+ * drm_gem_mmap_obj() took for it is dropped here.
+ */
+static int simgpu_bo_mmap(struct drm_gem_object *obj,
+			  struct vm_area_struct *vma)
+{
+	int ret;
+
+	if (obj->import_attach)
+		return drm_gem_shmem_object_mmap(obj, vma);
+	if (is_cow_mapping(vma->vm_flags))
+		return -EINVAL;
+
+	vma->vm_pgoff -= drm_vma_node_start(&obj->vma_node);
+	vma_set_file(vma, obj->filp);
+	ret = call_mmap(obj->filp, vma);
+	if (ret)
+		return ret;
+	vm_flags_set(vma, VM_DONTEXPAND);
+	drm_gem_object_put(obj);
+
+	return 0;
 }
 
 static const struct drm_gem_object_funcs simgpu_gem_funcs = {
@@ -108,7 +170,7 @@ static const struct drm_gem_object_funcs simgpu_gem_funcs = {
 	.get_sg_table = drm_gem_shmem_object_get_sg_table,
 	.vmap = drm_gem_shmem_object_vmap,
 	.vunmap = drm_gem_shmem_object_vunmap,
-	.mmap = drm_gem_shmem_object_mmap,
+	.mmap = simgpu_bo_mmap,
 	.status = simgpu_bo_status,
 	.rss = simgpu_bo_rss,
 	.vm_ops = &drm_gem_shmem_vm_ops,
@@ -167,24 +229,82 @@ enum drm_simgpu_region simgpu_gem_region(struct drm_gem_object *obj)
 	return to_simgpu_bo(obj)->region;
 }
 
+/**
+ * simgpu_bo_job_pin - keep a buffer's pages for a job that writes it
+ * @obj: a native buffer
+ *
+ * Takes the buffer's reservation lock, which the shrinker holds while it
+ * purges, so that a purge cannot slip in between the check and the pin and
+ * leave the job writing to fresh pages of a buffer userspace was told is
+ * gone. Release with simgpu_bo_job_unpin().
+ *
+ * Returns: 0, -EINVAL for a purged buffer, -EINTR or -ERESTARTSYS when
+ * interrupted.
+ */
+int simgpu_bo_job_pin(struct drm_gem_object *obj)
+{
+	struct simgpu_bo *bo = to_simgpu_bo(obj);
+	int ret;
+
+	ret = dma_resv_lock_interruptible(obj->resv, NULL);
+	if (ret)
+		return ret;
+	if (bo->base.madv < 0)
+		ret = -EINVAL;
+	else
+		atomic_inc(&bo->job_pins);
+	dma_resv_unlock(obj->resv);
+
+	return ret;
+}
+
+/**
+ * simgpu_bo_job_unpin - undo simgpu_bo_job_pin()
+ * @obj: the buffer
+ */
+void simgpu_bo_job_unpin(struct drm_gem_object *obj)
+{
+	atomic_dec(&to_simgpu_bo(obj)->job_pins);
+}
+
+/**
+ * simgpu_bo_get_page - find or allocate one page of a buffer
+ * @obj: a native buffer, pinned with simgpu_bo_job_pin()
+ * @index: the page's index in the buffer
+ *
+ * Allocates only that page, in the caller's memory cgroup, and never from
+ * highmem: the device reaches it by its physical address.
+ *
+ * Returns: the page, referenced (put_page() it), or an ERR_PTR().
+ */
+struct page *simgpu_bo_get_page(struct drm_gem_object *obj, pgoff_t index)
+{
+	struct address_space *mapping = obj->filp->f_mapping;
+
+	return shmem_read_mapping_page_gfp(mapping, index,
+					   mapping_gfp_mask(mapping));
+}
+
 /* Whether the shrinker can discard the buffer; its resv lock is held */
 static bool simgpu_bo_purgeable(struct simgpu_bo *bo)
 {
 	struct drm_gem_object *obj = &bo->base.base;
 
-	/* Without pages: not mapped, pinned by a job or vmapped */
-	return bo->base.madv == DRM_SIMGPU_MADV_DONTNEED && !bo->base.pages &&
-	       !obj->dma_buf && !obj->import_attach &&
+	return bo->base.madv == DRM_SIMGPU_MADV_DONTNEED &&
+	       !simgpu_bo_in_use(bo) && !obj->dma_buf && !obj->import_attach &&
 	       dma_resv_test_signaled(obj->resv, DMA_RESV_USAGE_BOOKKEEP);
 }
 
 /*
  * drm_gem_shmem_purge() does not fit: it expects a buffer whose pages the
  * helpers hold mapped for the device (drm_gem_shmem_is_purgeable() wants
- * an sg table) and drops them. A simgpu buffer only has pages while a job
- * pins them or it is mapped, and is purgeable only without, so what is
- * left is the helper's tail: mark it purged, zap its mappings, free the
- * mmap offset and truncate the shmem file. The resv lock is held.
+ * an sg table) and drops them. A simgpu buffer is purgeable only while
+ * nothing uses its pages, so what is left is the helper's tail: mark it
+ * purged, free the mmap offset and truncate the shmem file, which unmaps
+ * its pages from any mapping. The file's size goes to 0 first, so that a mapping made while the
+ * buffer was purged faults rather than gets fresh pages: the shrinker
+ * holding the resv lock is the only writer of the size. The resv lock is
+ * held.
  */
 static void simgpu_bo_purge(struct simgpu_bo *bo)
 {
@@ -192,7 +312,7 @@ static void simgpu_bo_purge(struct simgpu_bo *bo)
 	struct inode *inode = file_inode(obj->filp);
 
 	bo->base.madv = -1;
-	drm_vma_node_unmap(&obj->vma_node, obj->dev->anon_inode->i_mapping);
+	i_size_write(inode, 0);
 	drm_gem_free_mmap_offset(obj);
 	shmem_truncate_range(inode, 0, (loff_t)-1);
 	invalidate_mapping_pages(inode->i_mapping, 0, (loff_t)-1);
@@ -282,17 +402,51 @@ int simgpu_gem_init(struct simgpu_device *sdev)
 	return drmm_add_action_or_reset(drm, simgpu_gem_fini, sdev);
 }
 
-/* Reserve @size bytes of local memory, never going above its size. */
-static int simgpu_vram_reserve(struct simgpu_device *sdev, u64 size)
+/* Reserve @size bytes of a region of @total bytes, never going above it */
+static int simgpu_region_reserve(atomic64_t *used, u64 total, u64 size)
 {
-	s64 used = atomic64_read(&sdev->vram_used);
+	s64 cur = atomic64_read(used);
 
 	do {
-		if (size > sdev->vram_size - used)
+		if (size > total - cur)
 			return -ENOSPC;
-	} while (!atomic64_try_cmpxchg(&sdev->vram_used, &used, used + size));
+	} while (!atomic64_try_cmpxchg(used, &cur, cur + size));
 
 	return 0;
+}
+
+static atomic64_t *simgpu_region_used(struct simgpu_device *sdev,
+				      enum drm_simgpu_region region)
+{
+	return region == DRM_SIMGPU_REGION_VRAM0 ? &sdev->vram_used :
+						   &sdev->sys_used;
+}
+
+/**
+ * simgpu_region_size - how many bytes buffers may take in a region
+ * @sdev: the device
+ * @region: the region
+ *
+ * Returns: the size of VRAM0, or the system memory limit.
+ */
+u64 simgpu_region_size(struct simgpu_device *sdev,
+		       enum drm_simgpu_region region)
+{
+	return region == DRM_SIMGPU_REGION_VRAM0 ? sdev->vram_size :
+						   sdev->sys_size;
+}
+
+/**
+ * simgpu_region_max_bo_size - the largest buffer a region accepts
+ * @sdev: the device
+ * @region: the region
+ *
+ * Returns: the per-buffer limit, or the region's size if that is smaller.
+ */
+u64 simgpu_region_max_bo_size(struct simgpu_device *sdev,
+			      enum drm_simgpu_region region)
+{
+	return min(sdev->max_bo_size, simgpu_region_size(sdev, region));
 }
 
 /**
@@ -301,8 +455,9 @@ static int simgpu_vram_reserve(struct simgpu_device *sdev, u64 size)
  * @data: a &struct drm_simgpu_gem_create
  * @file: the client
  *
- * Returns: 0, -EINVAL for a bad argument, -ENOSPC when VRAM0 is full, or
- * another negative error code.
+ * Returns: 0, -EINVAL for a bad argument, -E2BIG for a size above the
+ * region's largest buffer, -ENOSPC when the region is full, or another
+ * negative error code.
  */
 int simgpu_ioctl_gem_create(struct drm_device *drm, void *data,
 			    struct drm_file *file)
@@ -311,6 +466,7 @@ int simgpu_ioctl_gem_create(struct drm_device *drm, void *data,
 	struct drm_simgpu_gem_create *args = data;
 	struct drm_gem_shmem_object *shmem;
 	struct simgpu_bo *bo;
+	atomic64_t *used;
 	u64 size;
 	int ret;
 
@@ -318,21 +474,20 @@ int simgpu_ioctl_gem_create(struct drm_device *drm, void *data,
 		return -EINVAL;
 	if (!args->size || args->region >= DRM_SIMGPU_REGION_COUNT)
 		return -EINVAL;
-	/* shmem files are limited to MAX_LFS_FILESIZE */
-	if (args->size > MAX_LFS_FILESIZE - PAGE_SIZE)
-		return -EINVAL;
+	/* The limits are page aligned, so is the size rounded up below them */
+	if (args->size > simgpu_region_max_bo_size(sdev, args->region))
+		return -E2BIG;
 	size = PAGE_ALIGN(args->size);
 
-	if (args->region == DRM_SIMGPU_REGION_VRAM0) {
-		ret = simgpu_vram_reserve(sdev, size);
-		if (ret)
-			return ret;
-	}
+	used = simgpu_region_used(sdev, args->region);
+	ret = simgpu_region_reserve(used, simgpu_region_size(sdev, args->region),
+				    size);
+	if (ret)
+		return ret;
 
 	shmem = drm_gem_shmem_create(drm, size);
 	if (IS_ERR(shmem)) {
-		if (args->region == DRM_SIMGPU_REGION_VRAM0)
-			atomic64_sub(size, &sdev->vram_used);
+		atomic64_sub(size, used);
 		return PTR_ERR(shmem);
 	}
 
@@ -347,8 +502,6 @@ int simgpu_ioctl_gem_create(struct drm_device *drm, void *data,
 	/* From here on the free callback returns the reservation */
 	bo = to_simgpu_bo(&shmem->base);
 	bo->region = args->region;
-	if (bo->region == DRM_SIMGPU_REGION_SYSTEM)
-		atomic64_add(size, &sdev->sys_used);
 
 	ret = drm_gem_handle_create(file, &shmem->base, &args->handle);
 	drm_gem_object_put(&shmem->base);

@@ -18,10 +18,15 @@ struct drm_file;
  * @region: where the buffer was allocated, %DRM_SIMGPU_REGION_COUNT for
  *	buffers imported from other devices and until the buffer is
  *	accounted to a region; set once at creation
+ * @job_pins: number of jobs that hold pages of the buffer (see
+ *	simgpu_bo_job_pin()); the shrinker leaves the buffer alone while it
+ *	is not zero. Incremented under the reservation lock, decremented
+ *	without it.
  */
 struct simgpu_bo {
 	struct drm_gem_shmem_object base;
 	enum drm_simgpu_region region;
+	atomic_t job_pins;
 };
 
 static inline struct simgpu_bo *to_simgpu_bo(struct drm_gem_object *obj)
@@ -32,10 +37,17 @@ static inline struct simgpu_bo *to_simgpu_bo(struct drm_gem_object *obj)
 struct simgpu_device;
 
 int simgpu_gem_init(struct simgpu_device *sdev);
+u64 simgpu_region_size(struct simgpu_device *sdev,
+		       enum drm_simgpu_region region);
+u64 simgpu_region_max_bo_size(struct simgpu_device *sdev,
+			      enum drm_simgpu_region region);
 struct drm_gem_object *simgpu_gem_create_object(struct drm_device *drm,
 						size_t size);
 bool simgpu_gem_is_native(struct drm_gem_object *obj);
 enum drm_simgpu_region simgpu_gem_region(struct drm_gem_object *obj);
+int simgpu_bo_job_pin(struct drm_gem_object *obj);
+void simgpu_bo_job_unpin(struct drm_gem_object *obj);
+struct page *simgpu_bo_get_page(struct drm_gem_object *obj, pgoff_t index);
 
 int simgpu_ioctl_gem_create(struct drm_device *drm, void *data,
 			    struct drm_file *file);

@@ -5,13 +5,14 @@
 
 #include <linux/dma-resv.h>
 #include <linux/io.h>
+#include <linux/mm.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/ww_mutex.h>
 
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
-#include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_syncobj.h>
 
 #include <kunit/static_stub.h>
@@ -27,8 +28,9 @@
 /**
  * DOC: simgpu jobs
  *
- * DRM_IOCTL_SIMGPU_SUBMIT validates the uAPI commands, pins the pages of
- * the buffers they write and translates them into a hardware batch (with
+ * DRM_IOCTL_SIMGPU_SUBMIT validates the uAPI commands, holds the pages
+ * they write (only those: a job writing one word of a huge buffer
+ * allocates one page of it) and translates them into a hardware batch (with
  * physical addresses) before the job is armed, so that nothing can fail or
  * allocate once it is pushed: the hardware fence is preallocated too. The
  * job's finished fence goes into the reservation object of every buffer
@@ -45,8 +47,12 @@ void simgpu_job_free(struct simgpu_job *job)
 {
 	unsigned int i;
 
+	for (i = 0; i < job->num_pages; i++)
+		if (job->pages[i])
+			put_page(job->pages[i]);
+	kvfree(job->pages);
 	for (i = 0; i < job->num_pinned; i++)
-		drm_gem_shmem_unpin(to_drm_gem_shmem_obj(job->bos[i]));
+		simgpu_bo_job_unpin(job->bos[i]);
 	for (i = 0; i < job->num_bos; i++)
 		drm_gem_object_put(job->bos[i]);
 	kvfree(job->bos);
@@ -100,6 +106,7 @@ static void job_add_bo(struct simgpu_job *job, struct drm_gem_object *obj)
 /*
  * Check the commands and look up the buffers they write, into @objs (one
  * entry per command, referenced through the job's buffer list).
+ * Buffers are native: purged is checked at pin time.
  */
 static int job_check_cmds(struct simgpu_job *job, struct drm_file *file,
 			  const struct drm_simgpu_cmd *cmds, u32 num_cmds,
@@ -128,7 +135,6 @@ static int job_check_cmds(struct simgpu_job *job, struct drm_file *file,
 			obj = drm_gem_object_lookup(file, cmd->handle);
 			if (!obj)
 				return -ENOENT;
-			/* Not a foreign buffer; purged is checked at pin */
 			if (!simgpu_gem_is_native(obj) ||
 			    cmd->offset > obj->size - sizeof(u32)) {
 				drm_gem_object_put(obj);
@@ -149,8 +155,8 @@ static int job_check_cmds(struct simgpu_job *job, struct drm_file *file,
  * simgpu_job_build_batch - translate checked commands into the job's batch
  * @job: the job, with its batch allocated
  * @cmds: the commands, checked by job_check_cmds()
- * @num_cmds: number of entries at @cmds
- * @objs: the buffer each WRITE command writes, pinned
+ * @num_cmds: number of entries at @cmds, and at the job's @pages, which
+ *	hold the page each WRITE command writes
  *
  * KUnit tests replace it with a static stub to hand the hardware a
  * malformed batch, which userspace cannot.
@@ -159,19 +165,16 @@ static int job_check_cmds(struct simgpu_job *job, struct drm_file *file,
  */
 VISIBLE_IF_KUNIT unsigned int simgpu_job_build_batch(struct simgpu_job *job,
 						     const struct drm_simgpu_cmd *cmds,
-						     u32 num_cmds,
-						     struct drm_gem_object **objs)
+						     u32 num_cmds)
 {
 	__le32 *batch = job->batch;
 	unsigned int w = 0;
 	u32 i;
 
-	KUNIT_STATIC_STUB_REDIRECT(simgpu_job_build_batch, job, cmds, num_cmds,
-				   objs);
+	KUNIT_STATIC_STUB_REDIRECT(simgpu_job_build_batch, job, cmds, num_cmds);
 
 	for (i = 0; i < num_cmds; i++) {
 		const struct drm_simgpu_cmd *cmd = &cmds[i];
-		struct drm_gem_shmem_object *shmem;
 		phys_addr_t addr;
 
 		switch (cmd->op) {
@@ -187,9 +190,8 @@ VISIBLE_IF_KUNIT unsigned int simgpu_job_build_batch(struct simgpu_job *job,
 			batch[w++] = cpu_to_le32(SIMGPU_CMD_HANG);
 			break;
 		case DRM_SIMGPU_CMD_WRITE:
-			/* Pinned: the pages cannot go away */
-			shmem = to_drm_gem_shmem_obj(objs[i]);
-			addr = page_to_phys(shmem->pages[cmd->offset >> PAGE_SHIFT]) +
+			/* Referenced: the page cannot go away */
+			addr = page_to_phys(job->pages[i]) +
 			       offset_in_page(cmd->offset);
 			batch[w++] = cpu_to_le32(SIMGPU_CMD_WRITE32);
 			batch[w++] = cpu_to_le32(lower_32_bits(addr));
@@ -286,23 +288,31 @@ err:
 }
 
 /*
- * Pin a buffer the job writes, unless it was purged: under its reservation
- * lock, which the shrinker holds while it purges, so that a purge cannot
- * slip in between the check and the pin and leave the job writing to
- * fresh pages of a buffer userspace was told is gone.
+ * Find (or allocate) the page each WRITE command writes. One page at a
+ * time, the submitter's memory cgroup pays for them, and a fatal signal
+ * stops the loop.
  */
-static int job_pin_bo(struct drm_gem_object *obj)
+static int job_get_pages(struct simgpu_job *job,
+			 const struct drm_simgpu_cmd *cmds, u32 num_cmds,
+			 struct drm_gem_object **objs)
 {
-	struct drm_gem_shmem_object *shmem = to_drm_gem_shmem_obj(obj);
-	int ret;
+	u32 i;
 
-	ret = dma_resv_lock_interruptible(obj->resv, NULL);
-	if (ret)
-		return ret;
-	ret = shmem->madv < 0 ? -EINVAL : drm_gem_shmem_pin_locked(shmem);
-	dma_resv_unlock(obj->resv);
+	for (i = 0; i < num_cmds; i++) {
+		struct page *page;
 
-	return ret;
+		if (!objs[i])
+			continue;
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		page = simgpu_bo_get_page(objs[i], cmds[i].offset >> PAGE_SHIFT);
+		if (IS_ERR(page))
+			return PTR_ERR(page);
+		job->pages[i] = page;
+		cond_resched();
+	}
+
+	return 0;
 }
 
 /* Everything that can fail, before the job is pushed */
@@ -325,6 +335,11 @@ static int job_prepare(struct simgpu_job *job, struct drm_file *file,
 	if (!job->bos || !job->batch || !job->hw_fence)
 		return -ENOMEM;
 
+	job->pages = kvcalloc(args->num_cmds, sizeof(*job->pages), GFP_KERNEL);
+	if (!job->pages)
+		return -ENOMEM;
+	job->num_pages = args->num_cmds;
+
 	objs = kvcalloc(args->num_cmds, sizeof(*objs), GFP_KERNEL);
 	if (!objs)
 		return -ENOMEM;
@@ -335,13 +350,17 @@ static int job_prepare(struct simgpu_job *job, struct drm_file *file,
 
 	num_written = job->num_bos;
 	for (i = 0; i < num_written; i++) {
-		ret = job_pin_bo(job->bos[i]);
+		ret = simgpu_bo_job_pin(job->bos[i]);
 		if (ret)
 			goto out;
 		job->num_pinned++;
 	}
 
-	simgpu_job_build_batch(job, cmds, args->num_cmds, objs);
+	ret = job_get_pages(job, cmds, args->num_cmds, objs);
+	if (ret)
+		goto out;
+
+	simgpu_job_build_batch(job, cmds, args->num_cmds);
 
 	ret = job_add_bo_handles(job, file, args->bo_handles,
 				 args->num_bo_handles);

@@ -31,10 +31,14 @@ struct simgpu_queue;
  * @batch: the hardware batch (SIMGPU_CMD_*, little endian words),
  *	physically contiguous; must live until the job completed or its engine
  *	was reset
- * @bos: buffers the job writes (first @num_pinned, their pages pinned) and
- *	those named in bo_handles, each referenced once
+ * @bos: buffers the job writes (the first @num_pinned, pinned with
+ *	simgpu_bo_job_pin()) and those named in bo_handles, each referenced
+ *	once
  * @num_bos: number of entries in @bos
- * @num_pinned: number of leading entries of @bos whose pages are pinned
+ * @num_pinned: number of leading entries of @bos that are pinned
+ * @pages: for each command, the page a WRITE command writes (referenced),
+ *	NULL for other commands
+ * @num_pages: number of entries in @pages
  * @link: entry in &simgpu_engine.inflight, protected by its lock
  * @free_work: frees the job once the scheduler is done with it, see
  *	simgpu_job_release()
@@ -50,6 +54,8 @@ struct simgpu_job {
 	struct drm_gem_object **bos;
 	unsigned int num_bos;
 	unsigned int num_pinned;
+	struct page **pages;
+	unsigned int num_pages;
 	struct list_head link;
 	struct work_struct free_work;
 };
@@ -69,7 +75,7 @@ int simgpu_ioctl_submit(struct drm_device *drm, void *data,
 struct drm_simgpu_cmd;
 unsigned int simgpu_job_build_batch(struct simgpu_job *job,
 				    const struct drm_simgpu_cmd *cmds,
-				    u32 num_cmds, struct drm_gem_object **objs);
+				    u32 num_cmds);
 #endif
 
 #endif /* _SIMGPU_JOB_H_ */

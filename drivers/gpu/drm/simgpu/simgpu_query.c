@@ -9,6 +9,7 @@
 
 #include "simgpu_drv.h"
 #include "simgpu_engine.h"
+#include "simgpu_gem.h"
 
 static size_t query_size(struct simgpu_device *sdev, u32 type)
 {
@@ -53,11 +54,18 @@ static void query_fill(struct simgpu_device *sdev, u32 type, void *buf)
 		break;
 	case DRM_SIMGPU_QUERY_REGIONS:
 		regions->num_regions = DRM_SIMGPU_REGION_COUNT;
-		regions->regions[0].region = DRM_SIMGPU_REGION_SYSTEM;
-		regions->regions[0].used_size = atomic64_read(&sdev->sys_used);
-		regions->regions[1].region = DRM_SIMGPU_REGION_VRAM0;
-		regions->regions[1].total_size = sdev->vram_size;
-		regions->regions[1].used_size = atomic64_read(&sdev->vram_used);
+		for (i = 0; i < DRM_SIMGPU_REGION_COUNT; i++) {
+			struct drm_simgpu_region_info *info =
+				&regions->regions[i];
+
+			info->region = i;
+			info->total_size = simgpu_region_size(sdev, i);
+			info->max_bo_size = simgpu_region_max_bo_size(sdev, i);
+		}
+		regions->regions[DRM_SIMGPU_REGION_SYSTEM].used_size =
+			atomic64_read(&sdev->sys_used);
+		regions->regions[DRM_SIMGPU_REGION_VRAM0].used_size =
+			atomic64_read(&sdev->vram_used);
 		break;
 	}
 }

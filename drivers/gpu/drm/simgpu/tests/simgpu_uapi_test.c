@@ -14,6 +14,7 @@
 #include <linux/file.h>
 #include <linux/iosys-map.h>
 #include <linux/ktime.h>
+#include <linux/mm.h>
 #include <linux/mman.h>
 #include <linux/shrinker.h>
 #include <linux/uaccess.h>
@@ -364,7 +365,7 @@ static void uapi_test_gem_create(struct kunit *test)
 	args.size = SZ_16M + 1;
 	args.region = DRM_SIMGPU_REGION_VRAM0;
 	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_gem_create, &args),
-			-ENOSPC);
+			-E2BIG);
 	big = bo_create(test, SZ_16M, DRM_SIMGPU_REGION_VRAM0);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&ut->sdev->vram_used), SZ_16M);
 	args.size = 1;
@@ -379,6 +380,64 @@ static void uapi_test_gem_create(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, obj->funcs->status(obj) &
 			  DRM_GEM_OBJECT_RESIDENT);
 	drm_gem_object_put(obj);
+}
+
+/*
+ * System memory is bounded: -E2BIG above the largest buffer, -ENOSPC once
+ * the limit is reached. A job writing two words of a buffer allocates two
+ * of its pages, not all of them.
+ */
+static void uapi_test_sys_limits(struct kunit *test)
+{
+	struct uapi_test *ut = test->priv;
+	struct simgpu_device *sdev = ut->sdev;
+	struct drm_simgpu_gem_create args = {
+		.region = DRM_SIMGPU_REGION_SYSTEM,
+	};
+	u32 queue = queue_create(test, DRM_SIMGPU_ENGINE_CLASS_COPY, 0);
+	struct drm_simgpu_cmd cmds[2] = {
+		{ .op = DRM_SIMGPU_CMD_WRITE, .offset = SZ_4M, .value = 1 },
+		{ .op = DRM_SIMGPU_CMD_WRITE, .offset = SZ_8M - 4, .value = 2 },
+	};
+	struct drm_gem_object *obj;
+	u32 big;
+
+	KUNIT_ASSERT_EQ(test, atomic64_read(&sdev->sys_used), 0);
+	KUNIT_EXPECT_GT(test, sdev->sys_size, 0);
+	KUNIT_EXPECT_LT(test, sdev->sys_size,
+			(u64)totalram_pages() << PAGE_SHIFT);
+	sdev->sys_size = SZ_16M;
+	sdev->max_bo_size = SZ_8M;
+
+	args.size = SZ_8M + 1;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_gem_create, &args),
+			-E2BIG);
+	args.size = U64_MAX;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_gem_create, &args),
+			-E2BIG);
+	big = bo_create(test, SZ_8M, DRM_SIMGPU_REGION_SYSTEM);
+	bo_create(test, SZ_4M, DRM_SIMGPU_REGION_SYSTEM);
+	args.size = SZ_4M + 1;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_gem_create, &args),
+			-ENOSPC);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&sdev->sys_used), 3 * SZ_4M);
+
+	cmds[0].handle = big;
+	cmds[1].handle = big;
+	KUNIT_ASSERT_EQ(test, submit(test, queue, cmds, 2), 0);
+	KUNIT_ASSERT_EQ(test, wait_bo(test, big, ktime_get_ns() +
+				      5ULL * NSEC_PER_SEC), 0);
+	obj = drm_gem_object_lookup(ut->dfile, big);
+	KUNIT_ASSERT_NOT_NULL(test, obj);
+	KUNIT_EXPECT_EQ(test, obj->funcs->rss(obj), 2 * PAGE_SIZE);
+	drm_gem_object_put(obj);
+	KUNIT_EXPECT_EQ(test, bo_read32(test, big, SZ_4M), 1);
+	KUNIT_EXPECT_EQ(test, bo_read32(test, big, SZ_8M - 4), 2);
+
+	KUNIT_EXPECT_EQ(test, drm_gem_handle_delete(ut->dfile, big), 0);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&sdev->sys_used), SZ_4M);
+	args.size = SZ_8M;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_gem_create, &args), 0);
 }
 
 static void uapi_test_mmap_offset(struct kunit *test)
@@ -628,8 +687,7 @@ static bool queue_ctx_active(struct kunit *test, u32 id)
 
 /* An opcode the engine does not know: it halts with RING_STATUS_ERROR */
 static unsigned int bad_batch(struct simgpu_job *job,
-			      const struct drm_simgpu_cmd *cmds, u32 num_cmds,
-			      struct drm_gem_object **objs)
+			      const struct drm_simgpu_cmd *cmds, u32 num_cmds)
 {
 	job->batch[0] = cpu_to_le32(0xbad);
 	return 1;
@@ -903,6 +961,7 @@ static struct kunit_case uapi_test_cases[] = {
 	KUNIT_CASE(uapi_test_queue_create),
 	KUNIT_CASE(uapi_test_queue_destroy),
 	KUNIT_CASE(uapi_test_gem_create),
+	KUNIT_CASE(uapi_test_sys_limits),
 	KUNIT_CASE(uapi_test_mmap_offset),
 	KUNIT_CASE(uapi_test_madvise),
 	KUNIT_CASE(uapi_test_purge),
