@@ -30,6 +30,28 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof(*(a)))
 #endif
 
+/* --- fdinfo ---------------------------------------------------------------- */
+
+/* "key:\t<n>[ KiB| MiB]" of an fdinfo text in bytes, or -1 */
+static inline int64_t fdinfo_bytes(const char *text, const char *key)
+{
+	char pattern[64];
+	const char *p;
+	char *end;
+	int64_t v;
+
+	snprintf(pattern, sizeof(pattern), "\n%s:\t", key);
+	p = strstr(text, pattern);
+	if (!p)
+		return -1;
+	v = strtoll(p + strlen(pattern), &end, 10);
+	if (!strncmp(end, " KiB", 4))
+		v <<= 10;
+	else if (!strncmp(end, " MiB", 4))
+		v <<= 20;
+	return v;
+}
+
 /* --- device ---------------------------------------------------------------- */
 
 static inline uint64_t now_ns(void)

@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * simgpu selftests: the bounds on buffer memory. No buffer is larger than
+ * its region's limit, the regions fill up with -ENOSPC, and a buffer as
+ * large as allowed is populated one page at a time, by mmap faults and
+ * job writes, in a process that a signal kills at any moment.
+ *
+ * Copyright (c) 2026 The simgpu authors
+ */
+
+#include <signal.h>
+#include <sys/sysinfo.h>
+#include <sys/wait.h>
+
+#include "../../../kselftest_harness.h"
+#include "simgpu_test.h"
+
+#define PAGE	4096ULL
+
+static int query_regions(int fd, struct drm_simgpu_region_info *info)
+{
+	struct {
+		struct drm_simgpu_query_regions r;
+		struct drm_simgpu_region_info info[DRM_SIMGPU_REGION_COUNT];
+	} regions = {};
+	struct drm_simgpu_query q = {
+		.type = DRM_SIMGPU_QUERY_REGIONS,
+		.size = sizeof(regions),
+		.data = (uintptr_t)&regions,
+	};
+	int ret = sg_ioctl(fd, DRM_IOCTL_SIMGPU_QUERY, &q);
+
+	memcpy(info, regions.info, sizeof(regions.info));
+	return ret;
+}
+
+static uint64_t ram_bytes(void)
+{
+	struct sysinfo si;
+
+	if (sysinfo(&si))
+		return 0;
+	return (uint64_t)si.totalram * si.mem_unit;
+}
+
+/* The fdinfo of the fixture's file */
+static int read_fdinfo(int fd, char *buf, size_t size)
+{
+	char path[64];
+	ssize_t len;
+	int f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = open(path, O_RDONLY);
+	if (f < 0)
+		return -errno;
+	len = read(f, buf, size - 1);
+	close(f);
+	if (len < 0)
+		return -errno;
+	buf[len] = '\0';
+	return 0;
+}
+
+FIXTURE(mem) {
+	int fd;
+	struct drm_simgpu_region_info region[DRM_SIMGPU_REGION_COUNT];
+};
+
+FIXTURE_SETUP(mem)
+{
+	self->fd = open_simgpu();
+	if (self->fd == -ENODEV)
+		SKIP(return, SIMGPU_NO_DEVICE);
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, query_regions(self->fd, self->region));
+}
+
+FIXTURE_TEARDOWN(mem)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+/* Both regions are bounded, system memory by less than the machine has */
+TEST_F(mem, limits_reported)
+{
+	struct drm_simgpu_region_info *sys =
+		&self->region[DRM_SIMGPU_REGION_SYSTEM];
+	unsigned int i;
+
+	for (i = 0; i < DRM_SIMGPU_REGION_COUNT; i++) {
+		ASSERT_EQ(i, self->region[i].region);
+		ASSERT_LT(0, self->region[i].total_size);
+		ASSERT_LT(0, self->region[i].max_bo_size);
+		ASSERT_LE(self->region[i].max_bo_size,
+			  self->region[i].total_size);
+		ASSERT_EQ(0, self->region[i].max_bo_size % PAGE);
+	}
+	ASSERT_LT(sys->total_size, ram_bytes());
+}
+
+/* Larger than the limit, or than RAM, is -E2BIG before anything happens */
+TEST_F(mem, too_big)
+{
+	uint64_t sizes[] = { ram_bytes() + ram_bytes() / 2, 1ULL << 62, ~0ULL };
+	struct drm_simgpu_region_info before[DRM_SIMGPU_REGION_COUNT];
+	struct drm_simgpu_region_info after[DRM_SIMGPU_REGION_COUNT];
+	uint32_t handle;
+	unsigned int i, r;
+
+	ASSERT_EQ(0, query_regions(self->fd, before));
+	for (r = 0; r < DRM_SIMGPU_REGION_COUNT; r++) {
+		for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+			if (sizes[i] <= self->region[r].max_bo_size)
+				continue;
+			ASSERT_EQ(-E2BIG, bo_create(self->fd, sizes[i], r,
+						    &handle))
+				TH_LOG("region %u size %#llx", r,
+				       (unsigned long long)sizes[i]);
+		}
+		ASSERT_EQ(-E2BIG, bo_create(self->fd,
+					    self->region[r].max_bo_size + 1,
+					    r, &handle));
+	}
+	ASSERT_EQ(0, query_regions(self->fd, after));
+	for (r = 0; r < DRM_SIMGPU_REGION_COUNT; r++)
+		ASSERT_EQ(before[r].used_size, after[r].used_size);
+}
+
+/*
+ * Buffers of the largest size fill system memory up to its limit, then
+ * -ENOSPC; closing them gives it all back. Nothing touches their pages.
+ */
+TEST_F(mem, sys_fills_up)
+{
+	struct drm_simgpu_region_info *sys =
+		&self->region[DRM_SIMGPU_REGION_SYSTEM];
+	struct drm_simgpu_region_info now[DRM_SIMGPU_REGION_COUNT];
+	uint64_t size = sys->max_bo_size, got = 0;
+	uint32_t handles[64], handle;
+	unsigned int n = 0, i;
+	int ret = 0;
+
+	while (n < ARRAY_SIZE(handles)) {
+		ret = bo_create(self->fd, size, DRM_SIMGPU_REGION_SYSTEM,
+				&handles[n]);
+		if (ret == -ENOSPC && size > PAGE) {
+			/* Another client may hold some: try what is left */
+			ASSERT_EQ(0, query_regions(self->fd, now));
+			size = (sys->total_size - now[0].used_size) & ~(PAGE - 1);
+			if (!size)
+				break;
+			continue;
+		}
+		if (ret)
+			break;
+		got += size;
+		n++;
+	}
+	ASSERT_EQ(-ENOSPC, ret);
+	ASSERT_EQ(0, query_regions(self->fd, now));
+	ASSERT_LE(got, now[DRM_SIMGPU_REGION_SYSTEM].used_size);
+	ASSERT_EQ(sys->total_size, now[DRM_SIMGPU_REGION_SYSTEM].used_size);
+	ASSERT_EQ(-ENOSPC, bo_create(self->fd, PAGE, DRM_SIMGPU_REGION_SYSTEM,
+				     &handle));
+
+	for (i = 0; i < n; i++)
+		ASSERT_EQ(0, bo_close(self->fd, handles[i]));
+	ASSERT_EQ(0, query_regions(self->fd, now));
+	ASSERT_EQ(sys->used_size, now[DRM_SIMGPU_REGION_SYSTEM].used_size);
+}
+
+/*
+ * The largest system buffer, mapped and written by the CPU and by a job
+ * at its first, middle and last pages: only those pages become resident,
+ * and each write is where it was made.
+ */
+TEST_F(mem, largest_bo_page_by_page)
+{
+	uint64_t size = self->region[DRM_SIMGPU_REGION_SYSTEM].max_bo_size;
+	uint64_t mid = (size / 2) & ~(PAGE - 1);
+	struct drm_simgpu_cmd cmds[2] = {
+		{ .op = DRM_SIMGPU_CMD_WRITE, .offset = mid + 4,
+		  .value = 0xc0ffee },
+		{ .op = DRM_SIMGPU_CMD_WRITE, .offset = size - 4,
+		  .value = 0xfeed },
+	};
+	uint32_t queue, bo, sync;
+	volatile uint32_t *map;
+	char buf[4096];
+
+	ASSERT_EQ(0, queue_create(self->fd, DRM_SIMGPU_ENGINE_CLASS_COPY, 0,
+				  &queue));
+	ASSERT_EQ(0, syncobj_create(self->fd, &sync));
+	ASSERT_EQ(0, bo_create(self->fd, size, DRM_SIMGPU_REGION_SYSTEM, &bo));
+	cmds[0].handle = bo;
+	cmds[1].handle = bo;
+
+	/* Mapping allocates nothing */
+	map = bo_mmap(self->fd, bo, size);
+	ASSERT_NE(NULL, map);
+	ASSERT_EQ(0, read_fdinfo(self->fd, buf, sizeof(buf)));
+	ASSERT_EQ(0, fdinfo_bytes(buf, "drm-resident-memory"))
+		TH_LOG("%s", buf);
+
+	/* Neither do a job's writes but the pages they write */
+	ASSERT_EQ(0, submit_sync(self->fd, queue, cmds, 2, 0, sync));
+	ASSERT_EQ(0, syncobj_wait(self->fd, sync, INT64_MAX));
+	ASSERT_EQ(0xc0ffee, map[(mid + 4) / 4]);
+	ASSERT_EQ(0xfeed, map[(size - 4) / 4]);
+	map[0] = 0x1234;
+	ASSERT_EQ(0, read_fdinfo(self->fd, buf, sizeof(buf)));
+	ASSERT_EQ(3 * PAGE, fdinfo_bytes(buf, "drm-resident-memory"))
+		TH_LOG("%s", buf);
+
+	ASSERT_EQ(0, munmap((void *)map, size));
+	ASSERT_EQ(0, bo_close(self->fd, bo));
+	ASSERT_EQ(0, queue_destroy(self->fd, queue));
+}
+
+/*
+ * A process filling the largest buffer through a mapping, or with jobs
+ * that write every page, dies at once of SIGKILL and leaves nothing
+ * allocated behind. The OOM killer would be the one to send it.
+ */
+static void fill(int fd, uint64_t size, bool by_jobs)
+{
+	struct drm_simgpu_cmd cmds[128];
+	uint32_t queue, bo;
+	uint64_t off;
+	char *map;
+	unsigned int i;
+
+	if (bo_create(fd, size, DRM_SIMGPU_REGION_SYSTEM, &bo) ||
+	    queue_create(fd, DRM_SIMGPU_ENGINE_CLASS_COPY, 0, &queue))
+		_exit(1);
+	map = bo_mmap(fd, bo, size);
+	if (!map)
+		_exit(2);
+	/* Tell the parent it is about to start */
+	if (write(1, "", 1) != 1)
+		_exit(3);
+	for (;;) {
+		for (off = 0; off < size; off += PAGE * ARRAY_SIZE(cmds)) {
+			if (!by_jobs) {
+				memset(map + off, 0x5a,
+				       PAGE * ARRAY_SIZE(cmds) <= size - off ?
+				       PAGE * ARRAY_SIZE(cmds) : size - off);
+				continue;
+			}
+			for (i = 0; i < ARRAY_SIZE(cmds); i++) {
+				uint64_t o = off + i * PAGE;
+
+				cmds[i] = (struct drm_simgpu_cmd){
+					.op = DRM_SIMGPU_CMD_WRITE,
+					.handle = bo,
+					.offset = o < size ? o : 0,
+					.value = 0x5a5a5a5a,
+				};
+			}
+			if (submit(fd, queue, cmds, ARRAY_SIZE(cmds)))
+				_exit(4);
+		}
+	}
+}
+
+static void killed_while_filling(struct __test_metadata *_metadata,
+				 int fd, uint64_t size, bool by_jobs)
+{
+	struct drm_simgpu_region_info before[DRM_SIMGPU_REGION_COUNT];
+	struct drm_simgpu_region_info after[DRM_SIMGPU_REGION_COUNT];
+	uint64_t deadline;
+	int pipefd[2], status;
+	pid_t pid, got;
+	char c;
+
+	ASSERT_EQ(0, query_regions(fd, before));
+	ASSERT_EQ(0, pipe(pipefd));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		close(pipefd[0]);
+		dup2(pipefd[1], 1);
+		/* A client of its own, as a real process would be */
+		fill(client_open(), size, by_jobs);
+	}
+	close(pipefd[1]);
+	ASSERT_EQ(1, read(pipefd[0], &c, 1));
+	close(pipefd[0]);
+	usleep(200 * 1000);
+
+	ASSERT_EQ(0, kill(pid, SIGKILL));
+	/* Generous: a process in a page loop dies within milliseconds */
+	deadline = now_ns() + 10ULL * 1000000000;
+	do {
+		got = waitpid(pid, &status, WNOHANG);
+		if (!got)
+			usleep(10 * 1000);
+	} while (!got && now_ns() < deadline);
+	ASSERT_EQ(pid, got) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+	}
+	ASSERT_TRUE(WIFSIGNALED(status));
+	ASSERT_EQ(SIGKILL, WTERMSIG(status));
+
+	/* Its buffer went with its file, once its jobs retired */
+	deadline = now_ns() + 10ULL * 1000000000;
+	do {
+		ASSERT_EQ(0, query_regions(fd, after));
+		if (after[0].used_size == before[0].used_size)
+			break;
+		usleep(10 * 1000);
+	} while (now_ns() < deadline);
+	ASSERT_EQ(before[0].used_size, after[0].used_size);
+}
+
+TEST_F(mem, killed_while_faulting)
+{
+	killed_while_filling(_metadata, self->fd,
+			     self->region[DRM_SIMGPU_REGION_SYSTEM].max_bo_size,
+			     false);
+}
+
+TEST_F(mem, killed_while_submitting)
+{
+	killed_while_filling(_metadata, self->fd,
+			     self->region[DRM_SIMGPU_REGION_SYSTEM].max_bo_size,
+			     true);
+}
+
+int main(int argc, char **argv)
+{
+	return simgpu_test_main(argc, argv);
+}
