@@ -147,11 +147,11 @@ static void simgpu_mem_limits(struct simgpu_device *sdev)
 	u64 ram = (u64)totalram_pages() << PAGE_SHIFT;
 
 	sdev->sys_size = sys_mem_mb ? (u64)sys_mem_mb << 20 : ram / 2;
-	sdev->sys_size = min(sdev->sys_size, (u64)MAX_LFS_FILESIZE);
+	sdev->sys_size = min_t(u64, sdev->sys_size, MAX_LFS_FILESIZE);
 	sdev->sys_size = round_down(sdev->sys_size, PAGE_SIZE);
 	sdev->max_bo_size = max_bo_mb ? (u64)max_bo_mb << 20 : U64_MAX;
-	sdev->max_bo_size = round_down(min(sdev->max_bo_size,
-					   (u64)MAX_LFS_FILESIZE), PAGE_SIZE);
+	sdev->max_bo_size = min_t(u64, sdev->max_bo_size, MAX_LFS_FILESIZE);
+	sdev->max_bo_size = round_down(sdev->max_bo_size, PAGE_SIZE);
 }
 
 /**

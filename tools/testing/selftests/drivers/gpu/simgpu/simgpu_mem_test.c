@@ -187,7 +187,7 @@ TEST_F(mem, largest_bo_page_by_page)
 		  .value = 0xfeed },
 	};
 	uint32_t queue, bo, sync;
-	volatile uint32_t *map;
+	uint32_t *map;
 	char buf[4096];
 
 	ASSERT_EQ(0, queue_create(self->fd, DRM_SIMGPU_ENGINE_CLASS_COPY, 0,
@@ -214,7 +214,7 @@ TEST_F(mem, largest_bo_page_by_page)
 	ASSERT_EQ(3 * PAGE, fdinfo_bytes(buf, "drm-resident-memory"))
 		TH_LOG("%s", buf);
 
-	ASSERT_EQ(0, munmap((void *)map, size));
+	ASSERT_EQ(0, munmap(map, size));
 	ASSERT_EQ(0, bo_close(self->fd, bo));
 	ASSERT_EQ(0, queue_destroy(self->fd, queue));
 }
