@@ -270,7 +270,8 @@ struct simgpu_ctx *simgpu_ctx_create(struct simgpu_device *sdev,
 	struct simgpu_ctx *ctx;
 	int ret;
 
-	ctx = kzalloc(struct_size(ctx, image, CTX_IMG_SIZE / 4), GFP_KERNEL);
+	ctx = kzalloc(struct_size(ctx, image, CTX_IMG_SIZE / 4),
+		      GFP_KERNEL_ACCOUNT);
 	if (!ctx)
 		return ERR_PTR(-ENOMEM);
 

@@ -32,7 +32,7 @@ static const struct dma_fence_ops simgpu_fence_ops = {
  */
 struct simgpu_fence *simgpu_fence_alloc(void)
 {
-	return kzalloc(sizeof(struct simgpu_fence), GFP_KERNEL);
+	return kzalloc(sizeof(struct simgpu_fence), GFP_KERNEL_ACCOUNT);
 }
 
 /**

@@ -328,14 +328,15 @@ static int job_prepare(struct simgpu_job *job, struct drm_file *file,
 	BUILD_BUG_ON(SIMGPU_MAX_CMDS * 4 + 1 > SIMGPU_BATCH_MAX_WORDS);
 
 	job->bos = kvcalloc(args->num_cmds + args->num_bo_handles,
-			    sizeof(*job->bos), GFP_KERNEL);
+			    sizeof(*job->bos), GFP_KERNEL_ACCOUNT);
 	job->batch = kmalloc_array(SIMGPU_BATCH_MAX_WORDS, sizeof(*job->batch),
-				   GFP_KERNEL);
+				   GFP_KERNEL_ACCOUNT);
 	job->hw_fence = simgpu_fence_alloc();
 	if (!job->bos || !job->batch || !job->hw_fence)
 		return -ENOMEM;
 
-	job->pages = kvcalloc(args->num_cmds, sizeof(*job->pages), GFP_KERNEL);
+	job->pages = kvcalloc(args->num_cmds, sizeof(*job->pages),
+			      GFP_KERNEL_ACCOUNT);
 	if (!job->pages)
 		return -ENOMEM;
 	job->num_pages = args->num_cmds;
@@ -409,7 +410,7 @@ int simgpu_ioctl_submit(struct drm_device *drm, void *data,
 		return -ECANCELED;
 	}
 
-	job = kzalloc(sizeof(*job), GFP_KERNEL);
+	job = kzalloc(sizeof(*job), GFP_KERNEL_ACCOUNT);
 	if (!job) {
 		simgpu_queue_put(queue);
 		return -ENOMEM;
