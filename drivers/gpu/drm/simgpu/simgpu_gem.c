@@ -133,19 +133,53 @@ static enum drm_gem_object_status simgpu_bo_status(struct drm_gem_object *obj)
 }
 
 /*
- * Map the buffer's shmem file itself, as a shared mapping: its pages are
- * then allocated on fault, one at a time, and are the faulting process's
- * shared memory for the OOM killer and memory cgroups. The shmem helpers
- * would populate and pin the whole buffer at mmap() time instead, in one
- * uninterruptible loop that nobody is accounted for. The mapping no longer
- * refers to the GEM object but holds the shmem file, so the reference
- * drm_gem_mmap_obj() took for it is dropped here.
+ * A page of a mapped buffer, found or allocated when it is first touched:
+ * one page a fault, in the faulting process, charged to its memory cgroup
+ * and counted in its RSS. A purged buffer's file has size 0, so its pages
+ * are gone for good: SIGBUS.
+ */
+static vm_fault_t simgpu_bo_fault(struct vm_fault *vmf)
+{
+	struct drm_gem_object *obj = vmf->vma->vm_private_data;
+	struct address_space *mapping = obj->filp->f_mapping;
+	struct folio *folio;
+
+	folio = shmem_read_folio_gfp(mapping, vmf->pgoff,
+				     mapping_gfp_mask(mapping));
+	if (IS_ERR(folio))
+		return vmf_error(PTR_ERR(folio));
+
+	folio_lock(folio);
+	if (folio->mapping != mapping) {
+		/* Truncated by a purge meanwhile: fault again */
+		folio_unlock(folio);
+		folio_put(folio);
+		return VM_FAULT_NOPAGE;
+	}
+	vmf->page = folio_file_page(folio, vmf->pgoff);
+
+	return VM_FAULT_LOCKED;
+}
+
+static const struct vm_operations_struct simgpu_bo_vm_ops = {
+	.fault = simgpu_bo_fault,
+	.open = drm_gem_vm_open,
+	.close = drm_gem_vm_close,
+};
+
+/*
+ * Map a buffer without populating it: the shmem helpers would get and pin
+ * all of its pages at mmap() time, in one loop that neither a fatal signal
+ * nor the OOM killer can stop, with the pages counted in nobody's RSS.
+ * The mapping is made a mapping of the buffer's shmem file (as i915 does
+ * for its dma-bufs), so that the pages it maps are in the file's rmap:
+ * truncating the file (a purge) unmaps them, and a mapping counts as one
+ * for simgpu_bo_in_use(). Like any GEM mapping it holds a reference to
+ * the buffer, taken by drm_gem_mmap_obj() and dropped when it is closed.
  */
 static int simgpu_bo_mmap(struct drm_gem_object *obj,
 			  struct vm_area_struct *vma)
 {
-	int ret;
-
 	if (obj->import_attach)
 		return drm_gem_shmem_object_mmap(obj, vma);
 	if (is_cow_mapping(vma->vm_flags))
@@ -153,11 +187,7 @@ static int simgpu_bo_mmap(struct drm_gem_object *obj,
 
 	vma->vm_pgoff -= drm_vma_node_start(&obj->vma_node);
 	vma_set_file(vma, obj->filp);
-	ret = call_mmap(obj->filp, vma);
-	if (ret)
-		return ret;
-	vm_flags_set(vma, VM_DONTEXPAND);
-	drm_gem_object_put(obj);
+	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
 
 	return 0;
 }
@@ -173,7 +203,7 @@ static const struct drm_gem_object_funcs simgpu_gem_funcs = {
 	.mmap = simgpu_bo_mmap,
 	.status = simgpu_bo_status,
 	.rss = simgpu_bo_rss,
-	.vm_ops = &drm_gem_shmem_vm_ops,
+	.vm_ops = &simgpu_bo_vm_ops,
 };
 
 /**

@@ -220,6 +220,31 @@ TEST_F(mem, largest_bo_page_by_page)
 }
 
 /*
+ * A mapping keeps its buffer, and the buffer's share of the limit, after
+ * the handle is closed: else mapping and closing buffers would go past it.
+ */
+TEST_F(mem, mapping_holds_buffer)
+{
+	struct drm_simgpu_region_info now[DRM_SIMGPU_REGION_COUNT];
+	uint64_t used = self->region[DRM_SIMGPU_REGION_SYSTEM].used_size;
+	uint32_t bo;
+	char *map;
+
+	ASSERT_EQ(0, bo_create(self->fd, 16 * PAGE, DRM_SIMGPU_REGION_SYSTEM,
+			       &bo));
+	map = bo_mmap(self->fd, bo, 16 * PAGE);
+	ASSERT_NE(NULL, map);
+	ASSERT_EQ(0, bo_close(self->fd, bo));
+	memset(map, 0x5a, 16 * PAGE);
+	ASSERT_EQ(0, query_regions(self->fd, now));
+	ASSERT_EQ(used + 16 * PAGE, now[DRM_SIMGPU_REGION_SYSTEM].used_size);
+
+	ASSERT_EQ(0, munmap(map, 16 * PAGE));
+	ASSERT_EQ(0, query_regions(self->fd, now));
+	ASSERT_EQ(used, now[DRM_SIMGPU_REGION_SYSTEM].used_size);
+}
+
+/*
  * A process filling the largest buffer through a mapping, or with jobs
  * that write every page, dies at once of SIGKILL and leaves nothing
  * allocated behind. The OOM killer would be the one to send it.
