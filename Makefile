@@ -9,6 +9,7 @@
 #   make series       git format-patch series in build/series/
 #   make series-check build and run KUnit after each patch of the series
 #   make bench        benchmarks, one "bench: ..." line per figure
+#   make fuzz [SEED=n] [SECONDS=s]  the uAPI fuzzer in the VM
 #
 # KERNEL_SRC=/path/to/linux uses your own (clean) tree instead of Debian's
 # linux-source-6.12.
@@ -37,12 +38,12 @@ HOST_PKGS	:= build-essential bc bison flex libelf-dev libssl-dev \
 export REPO BUILD SRC UML_OUT KUNIT_OUT BIN JOBS KERNEL_SRC VMLINUX BZIMAGE
 
 .PHONY: all run check vm-run kernel src deps base tools series series-check \
-	bench qemu-kernel qemu-run kunit headers clean distclean help
+	bench qemu-kernel qemu-run kunit headers clean distclean help fuzz
 
 all: kernel tools
 
 help:
-	@sed -n '3,15p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,16p' Makefile | sed 's/^# \{0,1\}//'
 
 # --- host packages -----------------------------------------------------------
 # install-pkgs STAMP, PACKAGES: install what is missing (as root), then touch
@@ -158,6 +159,16 @@ vm-run: kernel tools
 run: kernel tools
 	@$(REPO)/devtools/vm-run.sh $(VMLINUX) $(BIN) \
 		'sh $(REPO)/devtools/demo.sh' "$$BOOTARGS"
+
+# The uAPI fuzzer of the selftests, longer than in "make check" and with a
+# new seed each time unless SEED is given: the seed it prints reproduces a
+# failure (make fuzz SEED=<n>).
+SEED		?= random
+SECONDS		?= 120
+fuzz: kernel tools
+	@$(REPO)/devtools/vm-run.sh $(VMLINUX) $(BIN) \
+		'simgpu_fuzz_test --seed $(SEED) --seconds $(SECONDS)' \
+		"$$BOOTARGS"
 
 # --- tests --------------------------------------------------------------------
 # UML-only options, as arguments: the .kunitconfig stays arch-neutral. The
