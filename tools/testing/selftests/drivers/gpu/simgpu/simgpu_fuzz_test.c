@@ -8,7 +8,9 @@
  *
  * Random arguments are mostly rejected early, so valid exec queues,
  * buffers, commands and syncobjs are also built on purpose and one field
- * of them mutated at a time, which reaches the job path.
+ * of them mutated at a time, which reaches the job path. As root, the
+ * fuzzer also writes 2 to /proc/sys/vm/drop_caches now and then: the
+ * shrinkers run, and simgpu's purges the buffers marked DONTNEED.
  *
  *   simgpu_fuzz_test [--seed N|random] [--seconds S] [--threads T]
  *
@@ -211,6 +213,7 @@ static struct stats *st;
 static uint64_t seed;
 static unsigned int seconds = 30, nthreads = 3;
 static bool lift_caps;
+static int drop_caches = -1;
 static int stop;
 static pthread_mutex_t print_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -1491,6 +1494,10 @@ static void *closer(void *arg)
 		close(old);
 		if (++n % 32)
 			continue;
+		/* Purge DONTNEED buffers while they are used */
+		if (drop_caches >= 0 && !(n % 128) &&
+		    pwrite(drop_caches, "2", 1, 0) != 1)
+			report("drop_caches: %s\n", strerror(errno));
 		/* The second file, with its objects, from scratch */
 		fd = reopen();
 		old = __atomic_exchange_n(&b->fd, fd, __ATOMIC_RELAXED);
@@ -1605,6 +1612,9 @@ static void child_main(void)
 	pthread_t pt;
 	int i;
 
+	if (drop_caches >= 0)
+		close(drop_caches);
+	drop_caches = -1;
 	close(ctx[1].fd);
 	ctx[1].fd = reopen();
 	ctx[1].gen++;
@@ -1725,11 +1735,11 @@ static void print_coverage(void)
 			       !st->ok[i] && st->calls[i] ? "NEVER OK " : "",
 			       hist);
 	}
-	ksft_print_msg("jobs: %llu built, %llu mutated; %llu SIGBUS, %llu purged\n",
+	ksft_print_msg("jobs: %llu built, %llu mutated; %llu purged, %llu SIGBUS\n",
 		       (unsigned long long)st->submit_built_ok,
 		       (unsigned long long)st->submit_mutated_ok,
-		       (unsigned long long)st->sigbus,
-		       (unsigned long long)st->purged);
+		       (unsigned long long)st->purged,
+		       (unsigned long long)st->sigbus);
 }
 
 static void help_exit(const char *prog)
@@ -1846,6 +1856,7 @@ int main(int argc, char **argv)
 
 	/* With the device's fd, which is closed at the end */
 	fds_before = count_fds() - 1;
+	drop_caches = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
 	setup_ctx(&main_thr, &ctx[0], fd);
 	setup_ctx(&main_thr, &ctx[1], reopen());
 	main_thr.rng = seed;
@@ -1888,6 +1899,8 @@ int main(int argc, char **argv)
 	swept = teardown(&main_thr);
 	left = fdinfo_total(fd);
 	close(fd);
+	if (drop_caches >= 0)
+		close(drop_caches);
 
 	print_coverage();
 	for (i = 0; i < NUM_OPS; i++) {
