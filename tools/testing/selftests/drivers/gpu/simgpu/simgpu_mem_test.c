@@ -9,6 +9,8 @@
  */
 
 #include <signal.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/sysinfo.h>
 #include <sys/wait.h>
 
@@ -16,6 +18,9 @@
 #include "simgpu_test.h"
 
 #define PAGE	4096ULL
+
+/* Pages of the largest buffer that the CPU touches */
+#define TOUCHED	256
 
 static int query_regions(int fd, struct drm_simgpu_region_info *info)
 {
@@ -60,6 +65,26 @@ static int read_fdinfo(int fd, char *buf, size_t size)
 		return -errno;
 	buf[len] = '\0';
 	return 0;
+}
+
+/* A field of /proc/self/status in bytes ("RssShmem:\t  12 kB"), or -1 */
+static int64_t status_bytes(const char *key)
+{
+	char line[128];
+	int64_t v = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, key, strlen(key)) &&
+		    line[strlen(key)] == ':') {
+			v = strtoll(line + strlen(key) + 1, NULL, 10) << 10;
+			break;
+		}
+	}
+	fclose(f);
+	return v;
 }
 
 FIXTURE(mem) {
@@ -172,9 +197,10 @@ TEST_F(mem, sys_fills_up)
 }
 
 /*
- * The largest system buffer, mapped and written by the CPU and by a job
- * at its first, middle and last pages: only those pages become resident,
- * and each write is where it was made.
+ * The largest system buffer, written by a job in its middle and last
+ * pages and by the CPU in its first TOUCHED ones: only those pages become
+ * resident, each write is where it was made, and the CPU's pages count in
+ * the process's RSS, which the OOM killer goes by.
  */
 TEST_F(mem, largest_bo_page_by_page)
 {
@@ -189,6 +215,7 @@ TEST_F(mem, largest_bo_page_by_page)
 	uint32_t queue, bo, sync;
 	uint32_t *map;
 	char buf[4096];
+	int64_t shmem_rss;
 
 	ASSERT_EQ(0, queue_create(self->fd, DRM_SIMGPU_ENGINE_CLASS_COPY, 0,
 				  &queue));
@@ -209,9 +236,16 @@ TEST_F(mem, largest_bo_page_by_page)
 	ASSERT_EQ(0, syncobj_wait(self->fd, sync, INT64_MAX));
 	ASSERT_EQ(0xc0ffee, map[(mid + 4) / 4]);
 	ASSERT_EQ(0xfeed, map[(size - 4) / 4]);
-	map[0] = 0x1234;
+	/*
+	 * Pages touched through the mapping are this process's memory. The
+	 * RSS counters are per-CPU batched: half of them must show.
+	 */
+	shmem_rss = status_bytes("RssShmem");
+	ASSERT_LE(0, shmem_rss);
+	memset(map, 0x5a, TOUCHED * PAGE);
+	ASSERT_LE(shmem_rss + TOUCHED / 2 * PAGE, status_bytes("RssShmem"));
 	ASSERT_EQ(0, read_fdinfo(self->fd, buf, sizeof(buf)));
-	ASSERT_EQ(3 * PAGE, fdinfo_bytes(buf, "drm-resident-memory"))
+	ASSERT_EQ((TOUCHED + 2) * PAGE, fdinfo_bytes(buf, "drm-resident-memory"))
 		TH_LOG("%s", buf);
 
 	ASSERT_EQ(0, munmap(map, size));
@@ -242,6 +276,107 @@ TEST_F(mem, mapping_holds_buffer)
 	ASSERT_EQ(0, munmap(map, 16 * PAGE));
 	ASSERT_EQ(0, query_regions(self->fd, now));
 	ASSERT_EQ(used, now[DRM_SIMGPU_REGION_SYSTEM].used_size);
+}
+
+#define CGROOT	"/sys/fs/cgroup"
+#define CGTEST	CGROOT "/simgpu_mem_test"
+
+static int write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t len;
+
+	if (fd < 0)
+		return -errno;
+	len = write(fd, text, strlen(text));
+	close(fd);
+	return len < 0 ? -errno : 0;
+}
+
+/* memory.current of the test's cgroup in bytes, or -1 */
+static int64_t cg_current(void)
+{
+	char buf[32] = "";
+	ssize_t len;
+	int fd = open(CGTEST "/memory.current", O_RDONLY);
+
+	if (fd < 0)
+		return -1;
+	len = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	return len > 0 ? strtoll(buf, NULL, 10) : -1;
+}
+
+/*
+ * The pages of a client's buffers are charged to its memory cgroup, both
+ * those it faults in through a mapping and those its jobs write: so a
+ * cgroup's limit bounds them, and its OOM killer sees them.
+ */
+TEST_F(mem, charged_to_memcg)
+{
+	struct drm_simgpu_cmd cmds[128];
+	char controllers[256] = "", pid[16];
+	int64_t before, mapped, written;
+	uint32_t queue, bo, sync;
+	unsigned int i, j;
+	ssize_t len;
+	char *map;
+	int fd;
+
+	/* The guest's init mounts no cgroup2: do it, or find it there */
+	mkdir(CGROOT, 0755);
+	if (mount("none", CGROOT, "cgroup2", 0, NULL) && errno != EBUSY &&
+	    access(CGROOT "/cgroup.controllers", F_OK))
+		SKIP(return, "no cgroup2 (CONFIG_MEMCG not set)");
+	fd = open(CGROOT "/cgroup.controllers", O_RDONLY);
+	ASSERT_LE(0, fd);
+	len = read(fd, controllers, sizeof(controllers) - 1);
+	close(fd);
+	ASSERT_LE(0, len);
+	if (!strstr(controllers, "memory"))
+		SKIP(return, "no memory cgroup controller (CONFIG_MEMCG not set)");
+	ASSERT_EQ(0, write_file(CGROOT "/cgroup.subtree_control", "+memory"));
+	ASSERT_TRUE(!mkdir(CGTEST, 0755) || errno == EEXIST);
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	ASSERT_EQ(0, write_file(CGTEST "/cgroup.procs", pid));
+
+	ASSERT_EQ(0, queue_create(self->fd, DRM_SIMGPU_ENGINE_CLASS_COPY, 0,
+				  &queue));
+	ASSERT_EQ(0, syncobj_create(self->fd, &sync));
+	ASSERT_EQ(0, bo_create(self->fd, 2 * TOUCHED * PAGE,
+			       DRM_SIMGPU_REGION_SYSTEM, &bo));
+	map = bo_mmap(self->fd, bo, 2 * TOUCHED * PAGE);
+	ASSERT_NE(NULL, map);
+
+	before = cg_current();
+	ASSERT_LE(0, before);
+	memset(map, 0x5a, TOUCHED * PAGE);
+	mapped = cg_current();
+	ASSERT_LE(before + TOUCHED * PAGE, mapped);
+
+	/* A job per 128 pages of the second half, each page written once */
+	for (i = 0; i < TOUCHED; i += ARRAY_SIZE(cmds)) {
+		for (j = 0; j < ARRAY_SIZE(cmds); j++)
+			cmds[j] = (struct drm_simgpu_cmd){
+				.op = DRM_SIMGPU_CMD_WRITE,
+				.handle = bo,
+				.offset = (TOUCHED + i + j) * PAGE,
+				.value = i + j,
+			};
+		ASSERT_EQ(0, submit_sync(self->fd, queue, cmds,
+					 ARRAY_SIZE(cmds), 0, sync));
+	}
+	ASSERT_EQ(0, syncobj_wait(self->fd, sync, INT64_MAX));
+	written = cg_current();
+	ASSERT_LE(mapped + TOUCHED * PAGE, written);
+	ASSERT_EQ(TOUCHED - 1, ((uint32_t *)map)[(2 * TOUCHED - 1) * PAGE / 4]);
+
+	ASSERT_EQ(0, munmap(map, 2 * TOUCHED * PAGE));
+	ASSERT_EQ(0, bo_close(self->fd, bo));
+	ASSERT_EQ(0, queue_destroy(self->fd, queue));
+	/* Back to the root cgroup, and the test's cgroup goes */
+	ASSERT_EQ(0, write_file(CGROOT "/cgroup.procs", pid));
+	ASSERT_EQ(0, rmdir(CGTEST));
 }
 
 /*
