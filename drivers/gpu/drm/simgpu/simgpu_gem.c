@@ -288,33 +288,6 @@ int simgpu_bo_job_pin(struct drm_gem_object *obj)
 	return ret;
 }
 
-/**
- * simgpu_bo_job_unpin - undo simgpu_bo_job_pin()
- * @obj: the buffer
- */
-void simgpu_bo_job_unpin(struct drm_gem_object *obj)
-{
-	atomic_dec(&to_simgpu_bo(obj)->job_pins);
-}
-
-/**
- * simgpu_bo_get_page - find or allocate one page of a buffer
- * @obj: a native buffer, pinned with simgpu_bo_job_pin()
- * @index: the page's index in the buffer
- *
- * Allocates only that page, in the caller's memory cgroup, and never from
- * highmem: the device reaches it by its physical address.
- *
- * Returns: the page, referenced (put_page() it), or an ERR_PTR().
- */
-struct page *simgpu_bo_get_page(struct drm_gem_object *obj, pgoff_t index)
-{
-	struct address_space *mapping = obj->filp->f_mapping;
-
-	return shmem_read_mapping_page_gfp(mapping, index,
-					   mapping_gfp_mask(mapping));
-}
-
 /* Whether the shrinker can discard the buffer; its resv lock is held */
 static bool simgpu_bo_purgeable(struct simgpu_bo *bo)
 {

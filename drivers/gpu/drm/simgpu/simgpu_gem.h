@@ -46,8 +46,12 @@ struct drm_gem_object *simgpu_gem_create_object(struct drm_device *drm,
 bool simgpu_gem_is_native(struct drm_gem_object *obj);
 enum drm_simgpu_region simgpu_gem_region(struct drm_gem_object *obj);
 int simgpu_bo_job_pin(struct drm_gem_object *obj);
-void simgpu_bo_job_unpin(struct drm_gem_object *obj);
-struct page *simgpu_bo_get_page(struct drm_gem_object *obj, pgoff_t index);
+
+/* Undo simgpu_bo_job_pin() */
+static inline void simgpu_bo_job_unpin(struct drm_gem_object *obj)
+{
+	atomic_dec(&to_simgpu_bo(obj)->job_pins);
+}
 
 int simgpu_ioctl_gem_create(struct drm_device *drm, void *data,
 			    struct drm_file *file);

@@ -7,6 +7,7 @@
 #include <linux/io.h>
 #include <linux/mm.h>
 #include <linux/sched/signal.h>
+#include <linux/shmem_fs.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/ww_mutex.h>
@@ -288,9 +289,10 @@ err:
 }
 
 /*
- * Find (or allocate) the page each WRITE command writes. One page at a
- * time, the submitter's memory cgroup pays for them, and a fatal signal
- * stops the loop.
+ * Find (or allocate) the page each WRITE command writes: one at a time,
+ * charged to the submitter's memory cgroup, never in highmem (the
+ * mapping's gfp mask: the device takes physical addresses), and a fatal
+ * signal stops the loop.
  */
 static int job_get_pages(struct simgpu_job *job,
 			 const struct drm_simgpu_cmd *cmds, u32 num_cmds,
@@ -299,13 +301,17 @@ static int job_get_pages(struct simgpu_job *job,
 	u32 i;
 
 	for (i = 0; i < num_cmds; i++) {
+		struct address_space *mapping;
 		struct page *page;
 
 		if (!objs[i])
 			continue;
 		if (fatal_signal_pending(current))
 			return -EINTR;
-		page = simgpu_bo_get_page(objs[i], cmds[i].offset >> PAGE_SHIFT);
+		mapping = objs[i]->filp->f_mapping;
+		page = shmem_read_mapping_page_gfp(mapping,
+						   cmds[i].offset >> PAGE_SHIFT,
+						   mapping_gfp_mask(mapping));
 		if (IS_ERR(page))
 			return PTR_ERR(page);
 		job->pages[i] = page;
