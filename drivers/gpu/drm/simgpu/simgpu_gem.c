@@ -67,16 +67,9 @@ static void simgpu_bo_free(struct drm_gem_object *obj)
 	list_del_init(&bo->base.madv_list);
 	mutex_unlock(&sdev->purge_lock);
 
-	switch (bo->region) {
-	case DRM_SIMGPU_REGION_SYSTEM:
-		atomic64_sub(obj->size, &sdev->sys_used);
-		break;
-	case DRM_SIMGPU_REGION_VRAM0:
-		atomic64_sub(obj->size, &sdev->vram_used);
-		break;
-	default:
-		break;
-	}
+	/* Buffers without a region (imported ones) take no room */
+	if (bo->region < DRM_SIMGPU_REGION_COUNT)
+		atomic64_sub(obj->size, simgpu_region_used(sdev, bo->region));
 	drm_gem_shmem_free(&bo->base);
 }
 
@@ -304,10 +297,10 @@ static bool simgpu_bo_purgeable(struct simgpu_bo *bo)
  * an sg table) and drops them. A simgpu buffer is purgeable only while
  * nothing uses its pages, so what is left is the helper's tail: mark it
  * purged, free the mmap offset and truncate the shmem file, which unmaps
- * its pages from any mapping. The file's size goes to 0 first, so that a mapping made while the
- * buffer was purged faults rather than gets fresh pages: the shrinker
- * holding the resv lock is the only writer of the size. The resv lock is
- * held.
+ * its pages from any mapping. The file's size goes to 0 first, so that a
+ * mapping made while the buffer was purged faults rather than gets fresh
+ * pages: the shrinker holding the resv lock is the only writer of the
+ * size. The resv lock is held.
  */
 static void simgpu_bo_purge(struct simgpu_bo *bo)
 {
@@ -418,8 +411,15 @@ static int simgpu_region_reserve(atomic64_t *used, u64 total, u64 size)
 	return 0;
 }
 
-static atomic64_t *simgpu_region_used(struct simgpu_device *sdev,
-				      enum drm_simgpu_region region)
+/**
+ * simgpu_region_used - the bytes allocated in a region
+ * @sdev: the device
+ * @region: the region
+ *
+ * Returns: the region's counter of bytes allocated to buffers.
+ */
+atomic64_t *simgpu_region_used(struct simgpu_device *sdev,
+			       enum drm_simgpu_region region)
 {
 	return region == DRM_SIMGPU_REGION_VRAM0 ? &sdev->vram_used :
 						   &sdev->sys_used;

@@ -37,6 +37,8 @@ static inline struct simgpu_bo *to_simgpu_bo(struct drm_gem_object *obj)
 struct simgpu_device;
 
 int simgpu_gem_init(struct simgpu_device *sdev);
+atomic64_t *simgpu_region_used(struct simgpu_device *sdev,
+			       enum drm_simgpu_region region);
 u64 simgpu_region_size(struct simgpu_device *sdev,
 		       enum drm_simgpu_region region);
 u64 simgpu_region_max_bo_size(struct simgpu_device *sdev,

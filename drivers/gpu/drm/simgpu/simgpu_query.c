@@ -60,12 +60,10 @@ static void query_fill(struct simgpu_device *sdev, u32 type, void *buf)
 
 			info->region = i;
 			info->total_size = simgpu_region_size(sdev, i);
+			info->used_size =
+				atomic64_read(simgpu_region_used(sdev, i));
 			info->max_bo_size = simgpu_region_max_bo_size(sdev, i);
 		}
-		regions->regions[DRM_SIMGPU_REGION_SYSTEM].used_size =
-			atomic64_read(&sdev->sys_used);
-		regions->regions[DRM_SIMGPU_REGION_VRAM0].used_size =
-			atomic64_read(&sdev->vram_used);
 		break;
 	}
 }
