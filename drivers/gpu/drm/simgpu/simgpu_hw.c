@@ -79,7 +79,11 @@
  * next command or descriptor starts at exactly that time. Context time is
  * the difference of tick counts between switch-in and switch-out, so it does
  * not drift over back-to-back work and is off by less than one tick per
- * switch from the busy time injected.
+ * switch from the busy time injected. RING_BUSY_TICKS counts the same
+ * ticks for the engine, from the same tick counts: over any interval it
+ * advances by exactly the sum of what the CTX_TIMESTAMPs of the contexts
+ * that ran on the engine advanced by, which is what lets a busyness
+ * counter of the whole engine and per-client run times agree.
  *
  * Nothing depends on when the host runs the model: every MMIO access and
  * every timer expiry first processes all events of the engine scheduled at
@@ -189,6 +193,11 @@ struct simgpu_hw_engine {
 	 */
 	u32 ctx_ts;
 	u64 ctx_ts_tick;
+	/*
+	 * RING_BUSY_TICKS: busy_ticks plus, while a context is resident, the
+	 * ticks since ctx_ts_tick
+	 */
+	u64 busy_ticks;
 
 	/* RING_IRQ_REASON */
 	u32 irq_reason;
@@ -263,6 +272,14 @@ static u32 simgpu_hw_engine_ctx_ts(struct simgpu_hw_engine *e, u64 t)
 	return e->ctx_ts + (u32)(simgpu_hw_ticks(e->hw, t) - e->ctx_ts_tick);
 }
 
+/* RING_BUSY_TICKS at virtual time @t */
+static u64 simgpu_hw_engine_busy_ticks(struct simgpu_hw_engine *e, u64 t)
+{
+	if (!e->ctx_img)
+		return e->busy_ticks;
+	return e->busy_ticks + simgpu_hw_ticks(e->hw, t) - e->ctx_ts_tick;
+}
+
 /*
  * Context switches. The order of the stores is what the sampling protocol
  * in the DOC comment relies on: switch-out makes TIMESTAMP visible before
@@ -287,6 +304,7 @@ static void simgpu_hw_engine_switch_out(struct simgpu_hw_engine *e, u64 t)
 {
 	__le32 *img = e->ctx_img;
 
+	e->busy_ticks += simgpu_hw_ticks(e->hw, t) - e->ctx_ts_tick;
 	e->ctx_ts = simgpu_hw_engine_ctx_ts(e, t);
 	e->ctx_ts_tick = simgpu_hw_ticks(e->hw, t);
 	e->ctx_img = NULL;
@@ -600,6 +618,10 @@ static u32 simgpu_hw_engine_read(struct simgpu_hw_engine *e, u32 reg)
 						  upper_32_bits(ts);
 	case RING_CTX_TIMESTAMP:
 		return simgpu_hw_engine_ctx_ts(e, e->now);
+	case RING_BUSY_TICKS_LO:
+		return lower_32_bits(simgpu_hw_engine_busy_ticks(e, e->now));
+	case RING_BUSY_TICKS_HI:
+		return upper_32_bits(simgpu_hw_engine_busy_ticks(e, e->now));
 	case RING_CURRENT_CTX:
 		return e->ctx_id;
 	case RING_SUBMIT_CTX_LO:

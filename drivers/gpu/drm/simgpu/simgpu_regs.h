@@ -70,6 +70,15 @@
 #define   RING_IRQ_CTX_SWITCH		BIT(1)	/* a context was switched out */
 #define   RING_IRQ_RESET_DONE		BIT(2)	/* a reset completed */
 #define   RING_IRQ_ERROR		BIT(3)	/* engine halted, or submit dropped */
+/*
+ * RING_BUSY_TICKS: free-running 64-bit count of the reference clock ticks
+ * during which a context was resident on the engine: the sum of what the
+ * CTX_TIMESTAMPs of all contexts advanced by on this engine. Zero at
+ * power-on, never reset (not by RING_RESET either). Read as two unlatched
+ * halves with the HI, LO, HI protocol of RING_TIMESTAMP.
+ */
+#define RING_BUSY_TICKS_LO		0x38	/* RO */
+#define RING_BUSY_TICKS_HI		0x3c	/* RO */
 #define RING_SUBMIT_FIFO_DEPTH		64
 
 /*

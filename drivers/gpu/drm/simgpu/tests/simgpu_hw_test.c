@@ -619,6 +619,84 @@ static void simgpu_hw_test_idle(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, img_rd(b, CTX_IMG_SWITCH_COUNT), 2);
 }
 
+/* RING_BUSY_TICKS read with the HI, LO, HI protocol, no carry race */
+static u64 read_busy_ticks(struct simgpu_hw *hw, u32 id)
+{
+	u32 hi, lo;
+
+	do {
+		hi = eng_rd(hw, id, RING_BUSY_TICKS_HI);
+		lo = eng_rd(hw, id, RING_BUSY_TICKS_LO);
+	} while (eng_rd(hw, id, RING_BUSY_TICKS_HI) != hi);
+
+	return (u64)hi << 32 | lo;
+}
+
+/*
+ * RING_BUSY_TICKS: the engine's sum of its contexts' CTX_TIMESTAMP
+ * advances, exactly, across switches, an IDLE (context out), a halt and
+ * reset, and past 2^32 ticks; other engines stay at 0.
+ */
+static void simgpu_hw_test_busy_ticks(struct kunit *test)
+{
+	const u64 long_ns = 5ULL * NSEC_PER_SEC;
+	struct simgpu_hw_test *t = test->priv;
+	__le32 *a = test_ctx(t, 1, 0), *b = test_ctx(t, 2, 0x0fffff00);
+	__le32 *paced = batch_begin(t);
+	__le32 *b1000, *hang, *blong;
+	struct simgpu_hw *hw;
+
+	/* A: busy 1000, idle 2000, busy 1000 */
+	emit_busy(t, 1000);
+	emit(t, SIMGPU_CMD_IDLE);
+	emit(t, 2000);
+	emit(t, 0);
+	emit_busy(t, 1000);
+	emit(t, SIMGPU_CMD_END);
+	b1000 = busy_batch(t, 1000);
+	hang = batch_begin(t);
+	emit(t, SIMGPU_CMD_HANG);
+	blong = busy_batch(t, long_ns);
+	hw = test_create(t, TEST_1GHZ, 0, true);
+
+	KUNIT_EXPECT_EQ(test, read_busy_ticks(hw, CCS3), 0);
+
+	/* A 0-1000, out 1000-3000, A 3000-4000, B 4000-5000 */
+	submit(hw, CCS3, a, paced, 1);
+	submit(hw, CCS3, b, b1000, 2);
+	clock_set(t, 2000);
+	KUNIT_EXPECT_EQ(test, read_busy_ticks(hw, CCS3), 1000);
+	clock_set(t, 4500);
+	KUNIT_EXPECT_EQ(test, read_busy_ticks(hw, CCS3), 2500);
+	clock_set(t, 10000);
+	KUNIT_EXPECT_EQ(test, read_busy_ticks(hw, CCS3), 3000);
+	KUNIT_EXPECT_EQ(test, read_busy_ticks(hw, CCS3),
+			ctx_time(hw, a) + ctx_time(hw, b) - 0x0fffff00);
+
+	/* A halted context is resident: it counts until the reset */
+	submit(hw, CCS3, a, hang, 3);
+	clock_set(t, 12000);
+	KUNIT_EXPECT_EQ(test, read_busy_ticks(hw, CCS3), 5000);
+	eng_wr(hw, CCS3, RING_RESET, 1);
+	clock_set(t, 20000);
+	KUNIT_EXPECT_EQ(test, read_busy_ticks(hw, CCS3), 5000);
+	KUNIT_EXPECT_EQ(test, ctx_time(hw, a), 4000);
+
+	/* Past 2^32 ticks: the halves carry */
+	submit(hw, CCS3, b, blong, 4);
+	clock_set(t, 20000 + long_ns / 2);
+	KUNIT_EXPECT_EQ(test, read_busy_ticks(hw, CCS3), 5000 + long_ns / 2);
+	clock_set(t, 20000 + 2 * long_ns);
+	KUNIT_EXPECT_EQ(test, read_busy_ticks(hw, CCS3), 5000 + long_ns);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_BUSY_TICKS_HI), 1);
+
+	/* Unused and absent engines */
+	KUNIT_EXPECT_EQ(test, read_busy_ticks(hw, SIMGPU_HW_ENGINE_ID(4, 0)), 0);
+	KUNIT_EXPECT_EQ(test, read_busy_ticks(hw, RCS0), 0);
+	KUNIT_EXPECT_EQ(test, read_busy_ticks(hw, SIMGPU_HW_ENGINE_ID(0, 1)),
+			0);
+}
+
 static void simgpu_hw_test_write32(struct kunit *test)
 {
 	struct simgpu_hw_test *t = test->priv;
@@ -969,6 +1047,7 @@ static struct kunit_case simgpu_hw_test_cases[] = {
 	KUNIT_CASE(simgpu_hw_test_exact_accounting_19_2mhz),
 	KUNIT_CASE(simgpu_hw_test_two_contexts),
 	KUNIT_CASE(simgpu_hw_test_idle),
+	KUNIT_CASE(simgpu_hw_test_busy_ticks),
 	KUNIT_CASE(simgpu_hw_test_write32),
 	KUNIT_CASE(simgpu_hw_test_hang_reset),
 	KUNIT_CASE(simgpu_hw_test_fifo),
