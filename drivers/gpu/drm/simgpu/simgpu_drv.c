@@ -61,8 +61,6 @@ static unsigned int job_timeout_ms = 500;
 module_param(job_timeout_ms, uint, 0444);
 MODULE_PARM_DESC(job_timeout_ms, "Time a job may run without progress before its engine is reset, in ms (default 500)");
 
-static struct simgpu_device *simgpu_global;
-
 static int simgpu_open(struct drm_device *drm, struct drm_file *file)
 {
 	struct simgpu_file *sfile;
@@ -208,50 +206,74 @@ struct simgpu_device *simgpu_device_create(struct device *parent,
 	return sdev;
 }
 
-static int __init simgpu_init(void)
+static struct platform_device *simgpu_pdev;
+
+static int simgpu_probe(struct platform_device *pdev)
 {
 	struct simgpu_hw_config cfg = {
 		.refclk_hz = refclk_hz,
 		.instances = { num_rcs, num_bcs, num_vcs, num_vecs, num_ccs },
 		.vram_size = (u64)vram_mb << 20,
 	};
-	struct platform_device *pdev;
 	struct simgpu_device *sdev;
+	int ret;
+
+	sdev = simgpu_device_create(&pdev->dev, &cfg);
+	if (IS_ERR(sdev))
+		return PTR_ERR(sdev);
+	sdev->platform = pdev;
+	platform_set_drvdata(pdev, sdev);
+
+	ret = drm_dev_register(&sdev->drm, 0);
+	if (ret)
+		return ret;
+
+	return 0;
+}
+
+/*
+ * Unbind, through sysfs or at module unload. Open files and everything
+ * they use stay until closed: the device's state is freed with the last
+ * reference to the DRM device, its model with it. drm_dev_unplug() makes
+ * new ioctls fail with -ENODEV.
+ */
+static void simgpu_remove(struct platform_device *pdev)
+{
+	struct simgpu_device *sdev = platform_get_drvdata(pdev);
+
+	drm_dev_unplug(&sdev->drm);
+}
+
+static struct platform_driver simgpu_platform_driver = {
+	.probe = simgpu_probe,
+	.remove = simgpu_remove,
+	.driver = {
+		.name = DRIVER_NAME,
+	},
+};
+
+static int __init simgpu_init(void)
+{
 	int ret;
 
 	ret = simgpu_queue_module_init();
 	if (ret)
 		return ret;
 
-	pdev = platform_device_register_simple(DRIVER_NAME, -1, NULL, 0);
-	if (IS_ERR(pdev)) {
-		ret = PTR_ERR(pdev);
+	simgpu_pdev = platform_device_register_simple(DRIVER_NAME, 0, NULL, 0);
+	if (IS_ERR(simgpu_pdev)) {
+		ret = PTR_ERR(simgpu_pdev);
 		goto err_queue;
 	}
 
-	if (!devres_open_group(&pdev->dev, NULL, GFP_KERNEL)) {
-		ret = -ENOMEM;
-		goto err_unregister;
-	}
-
-	sdev = simgpu_device_create(&pdev->dev, &cfg);
-	if (IS_ERR(sdev)) {
-		ret = PTR_ERR(sdev);
-		goto err_devres;
-	}
-	sdev->platform = pdev;
-
-	ret = drm_dev_register(&sdev->drm, 0);
+	ret = platform_driver_register(&simgpu_platform_driver);
 	if (ret)
-		goto err_devres;
+		goto err_unregister;
 
-	simgpu_global = sdev;
 	return 0;
 
-err_devres:
-	devres_release_group(&pdev->dev, NULL);
 err_unregister:
-	platform_device_unregister(pdev);
+	platform_device_unregister(simgpu_pdev);
 err_queue:
 	simgpu_queue_module_exit();
 	return ret;
@@ -259,11 +281,8 @@ err_queue:
 
 static void __exit simgpu_exit(void)
 {
-	struct platform_device *pdev = simgpu_global->platform;
-
-	drm_dev_unregister(&simgpu_global->drm);
-	devres_release_group(&pdev->dev, NULL);
-	platform_device_unregister(pdev);
+	platform_driver_unregister(&simgpu_platform_driver);
+	platform_device_unregister(simgpu_pdev);
 	/*
 	 * Exec queues of closed files may still hold the device: wait until
 	 * they are freed, the last one releasing the device, before the

@@ -36,7 +36,7 @@ struct simgpu_engine;
 /**
  * struct simgpu_device - the driver's view of one simulated GPU
  * @drm: the DRM device
- * @platform: the platform device created at module load, NULL for devices
+ * @platform: the platform device the driver is bound to, NULL for devices
  *	created by tests
  * @hw: the device model, reached through simgpu_read32()/simgpu_write32()
  * @refclk_hz: reference clock frequency, read from the device at probe
