@@ -19,6 +19,7 @@
 #include "simgpu_engine.h"
 #include "simgpu_gem.h"
 #include "simgpu_job.h"
+#include "simgpu_pmu.h"
 #include "simgpu_queue.h"
 
 static unsigned int refclk_hz = 19200000;
@@ -207,6 +208,8 @@ struct simgpu_device *simgpu_device_create(struct device *parent,
 }
 
 static struct platform_device *simgpu_pdev;
+/* The PMU of simgpu_pdev, NULL without perf events */
+static struct simgpu_pmu *simgpu_pmu;
 
 static int simgpu_probe(struct platform_device *pdev)
 {
@@ -228,6 +231,7 @@ static int simgpu_probe(struct platform_device *pdev)
 	if (ret)
 		return ret;
 
+	simgpu_pmu_bind(simgpu_pmu, sdev);
 	return 0;
 }
 
@@ -241,6 +245,7 @@ static void simgpu_remove(struct platform_device *pdev)
 {
 	struct simgpu_device *sdev = platform_get_drvdata(pdev);
 
+	simgpu_pmu_unbind(simgpu_pmu);
 	drm_dev_unplug(&sdev->drm);
 }
 
@@ -266,13 +271,21 @@ static int __init simgpu_init(void)
 		goto err_queue;
 	}
 
+	/* Before the driver: probe binds the PMU */
+	simgpu_pmu = simgpu_pmu_register(&simgpu_pdev->dev, simgpu_pdev->id);
+	if (IS_ERR(simgpu_pmu)) {
+		dev_warn(&simgpu_pdev->dev, "no PMU: %pe\n", simgpu_pmu);
+		simgpu_pmu = NULL;
+	}
+
 	ret = platform_driver_register(&simgpu_platform_driver);
 	if (ret)
-		goto err_unregister;
+		goto err_pmu;
 
 	return 0;
 
-err_unregister:
+err_pmu:
+	simgpu_pmu_unregister(simgpu_pmu);
 	platform_device_unregister(simgpu_pdev);
 err_queue:
 	simgpu_queue_module_exit();
@@ -282,6 +295,8 @@ err_queue:
 static void __exit simgpu_exit(void)
 {
 	platform_driver_unregister(&simgpu_platform_driver);
+	/* No event is left: each holds a reference to the module */
+	simgpu_pmu_unregister(simgpu_pmu);
 	platform_device_unregister(simgpu_pdev);
 	/*
 	 * Exec queues of closed files may still hold the device: wait until
