@@ -52,6 +52,53 @@ static inline int64_t fdinfo_bytes(const char *text, const char *key)
 	return v;
 }
 
+/* --- sysfs and procfs files ------------------------------------------------- */
+
+/* The text of a file, '\0'-terminated, in buf: 0 or -errno */
+static inline int file_read(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err = 0;
+	size_t len = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	while (len < size - 1 && (n = read(fd, buf + len, size - 1 - len))) {
+		if (n < 0) {
+			err = -errno;
+			break;
+		}
+		len += n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	return err;
+}
+
+/* Write a string to a file in one write(): 0 or -errno */
+static inline int file_write(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, s, strlen(s)) < 0)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+/* The number a file starts with (base 0): 0 or -errno */
+static inline int file_long(const char *path, long *v)
+{
+	char buf[64];
+	int ret = file_read(path, buf, sizeof(buf));
+
+	if (!ret)
+		*v = strtol(buf, NULL, 0);
+	return ret;
+}
+
 /* --- device ---------------------------------------------------------------- */
 
 static inline uint64_t now_ns(void)
