@@ -2,7 +2,8 @@
 /*
  * The simgpu PMU (/sys/bus/event_source/devices/simgpu_<id>) end to end,
  * through perf_event_open() as a tool uses it: busyness under a known load,
- * agreement with fdinfo, group reads and the errors of bad configurations.
+ * agreement with fdinfo, group reads, the errors of bad configurations and
+ * events across an unbind of the driver.
  *
  * Kernels without perf events (UML) skip each test with the reason
  * "no perf events (CONFIG_PERF_EVENTS not set)". With perf events, a
@@ -34,6 +35,7 @@
 
 #define NO_PERF		"no perf events (CONFIG_PERF_EVENTS not set)"
 #define PMU_DIRS	"/sys/bus/event_source/devices"
+#define DRV_DIR		"/sys/bus/platform/drivers/simgpu"
 #define GROUP_RF	(PERF_FORMAT_GROUP | PERF_FORMAT_ID | \
 			 PERF_FORMAT_TOTAL_TIME_ENABLED)
 
@@ -840,7 +842,176 @@ TEST_F_TIMEOUT(pmu, bad_config, TIMEOUT)
 	ASSERT_EQ(0, taint1 & ~taint0 & (1 << 9));
 }
 
+/* --- unbind -------------------------------------------------------------------- */
+
+/* Bind simgpu to each simgpu.<id> platform device without a driver. */
+static void rebind_all(void)
+{
+	DIR *d = opendir("/sys/bus/platform/devices");
+	char path[PATH_MAX];
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		snprintf(path, sizeof(path), "/sys/bus/platform/devices/%s/driver",
+			 e->d_name);
+		if (!strncmp(e->d_name, "simgpu.", 7) && access(path, F_OK))
+			file_write(DRV_DIR "/bind", e->d_name);
+	}
+	if (d)
+		closedir(d);
+}
+
+static bool bound(const char *dev)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), DRV_DIR "/%s", dev);
+	return !access(path, F_OK);
+}
+
+static int module_refs(void)
+{
+	long v;
+
+	return file_long("/sys/module/simgpu/refcnt", &v) ? -1 : v;
+}
+
+FIXTURE(unbind) {
+	struct pmu p;
+};
+
+/* The bonus variant: a client's DRM fd stays open across the unbind */
+FIXTURE_VARIANT(unbind) {
+	bool keep_drm_fd;
+};
+
+FIXTURE_VARIANT_ADD(unbind, drm_fd_closed) {
+	.keep_drm_fd = false,
+};
+
+FIXTURE_VARIANT_ADD(unbind, drm_fd_open_bonus) {
+	.keep_drm_fd = true,
+};
+
+FIXTURE_SETUP(unbind)
+{
+	if (!pmu_init(_metadata, &self->p))
+		return;
+	if (geteuid())
+		SKIP(return, "unbinding simgpu needs root");
+	if (access(DRV_DIR "/unbind", W_OK) || access(DRV_DIR "/bind", W_OK))
+		SKIP(return, "no " DRV_DIR "/unbind or bind");
+	ASSERT_TRUE(bound(self->p.dev));
+}
+
+/* In the parent: whatever became of the test, simgpu is bound again */
+FIXTURE_TEARDOWN_PARENT(unbind)
+{
+	rebind_all();
+}
+
+/*
+ * Events opened while bound read their last values after the unbind, and
+ * stay there; new ones fail with ENODEV; the module cannot go while they
+ * are open. After the bind, the same PMU's new events count.
+ */
+TEST_F_TIMEOUT(unbind, events_survive, TIMEOUT)
+{
+	const struct pmu *p = &self->p;
+	bool module = !access("/sys/module/simgpu/initstate", F_OK) &&
+		      module_refs() >= 0;
+	int drm = client_open(), lone, refs = 0;
+	__u64 a[3], t[3], l[3], deadline;
+	char path[PATH_MAX + 8];
+	__u32 q, done;
+	unsigned int i;
+	struct grp g;
+	long type;
+
+	new_queue(_metadata, drm, CCS, 0, &q, &done);
+	ASSERT_EQ(0, grp_open(p, CCS, 0, &g));
+	lone = ev_open(p, TOTAL, BCS, 0, -1, 0);
+	ASSERT_LE(0, lone);
+	ASSERT_EQ(0, submit_load(drm, q, 0, 200 * MSEC, 1, done));
+	WAIT_DONE(drm, done);
+	if (!variant->keep_drm_fd) {
+		close(drm);
+		drm = -1;
+	}
+	ASSERT_EQ(0, grp_read(&g, &a[0], &t[0], NULL));
+	ASSERT_EQ(0, ev_read(lone, &l[0]));
+	ASSERT_LE(ticks(p, 200 * MSEC), a[0] + 2);
+	ASSERT_GE(ticks(p, 200 * MSEC) + 2, a[0]);
+
+	ASSERT_EQ(0, file_write(DRV_DIR "/unbind", p->dev));
+	ASSERT_FALSE(bound(p->dev));
+	for (i = 1; i < 3; i++) {
+		sleep_ns(i == 2 ? NSEC_PER_SEC / 10 : 0);
+		ASSERT_EQ(0, grp_read(&g, &a[i], &t[i], NULL));
+		ASSERT_EQ(0, ev_read(lone, &l[i]));
+	}
+	/* ccs0 was idle; the clocks stopped at the unbind and stay stopped */
+	ASSERT_EQ(a[0], a[1]);
+	ASSERT_LE(t[0], t[1]);
+	ASSERT_LE(l[0], l[1]);
+	ASSERT_EQ(a[1], a[2]);
+	ASSERT_EQ(t[1], t[2]);
+	ASSERT_EQ(l[1], l[2]);
+	ASSERT_EQ(-ENODEV, ev_open(p, ACTIVE, CCS, 0, -1, 0));
+	ASSERT_EQ(-ENODEV, ev_open(p, TOTAL, RCS, 0, -1, 0));
+	ASSERT_EQ(-ENODEV, ev_open(p, TOTAL, CCS, 0, g.fd[0], GROUP_RF));
+	ASSERT_EQ(-ENODEV, open_simgpu());
+	if (drm >= 0) {
+		/* The old client's device is gone */
+		ASSERT_EQ(-ENODEV, submit_load(drm, q, 0, MSEC, 1, 0));
+		close(drm);
+	}
+	if (module) {
+		/* perf holds a module reference per event: 3 */
+		refs = module_refs();
+		ASSERT_LE(3, refs);
+		/*
+		 * delete_module() of a module in use fails with EWOULDBLOCK
+		 * (try_stop_module() in kernel/module/main.c); rmmod tells
+		 * "in use" from refcnt before it calls it.
+		 */
+		ASSERT_EQ(-1, syscall(__NR_delete_module, "simgpu", O_NONBLOCK));
+		ASSERT_EQ(EWOULDBLOCK, errno);
+	}
+	grp_close(&g);
+	close(lone);
+	deadline = now_ns() + NSEC_PER_SEC;
+	while (module && module_refs() != refs - 3 && now_ns() < deadline)
+		sleep_ns(NSEC_PER_SEC / 100);
+	if (module)
+		ASSERT_EQ(refs - 3, module_refs());
+
+	ASSERT_EQ(0, file_write(DRV_DIR "/bind", p->dev));
+	/* Probing may be asynchronous */
+	deadline = now_ns() + 5 * NSEC_PER_SEC;
+	while ((drm = open_simgpu()) < 0 && now_ns() < deadline)
+		sleep_ns(NSEC_PER_SEC / 20);
+	ASSERT_TRUE(bound(p->dev));
+	ASSERT_LE(0, drm);
+	snprintf(path, sizeof(path), "%s/type", p->dir);
+	ASSERT_EQ(0, file_long(path, &type));
+	ASSERT_EQ(p->type, type);
+	ASSERT_EQ(0, grp_open(p, CCS, 0, &g));
+	new_queue(_metadata, drm, CCS, 0, &q, &done);
+	ASSERT_EQ(0, submit_load(drm, q, 0, 300 * MSEC, 1, done));
+	WAIT_DONE(drm, done);
+	ASSERT_EQ(0, grp_read(&g, &a[0], &t[0], NULL));
+	/* One job: two switches of rounding */
+	ASSERT_LE(ticks(p, 300 * MSEC), a[0] + 2);
+	ASSERT_GE(ticks(p, 300 * MSEC) + 2, a[0]);
+	ASSERT_LE(a[0], t[0]);
+	grp_close(&g);
+	close(drm);
+}
+
 int main(int argc, char **argv)
 {
+	/* The harness kills a test that times out: bind simgpu then too. */
+	atexit(rebind_all);
 	return simgpu_test_main(argc, argv);
 }
