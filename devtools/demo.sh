@@ -45,6 +45,34 @@ if command -v drmtop > /dev/null; then
 	echo "== drmtop -b -n 3 -d 1"
 	drmtop -b -n 3 -d 1
 fi
+# The PMU's view of the same load, where the kernel has perf events (the
+# x86_64 guest; UML has none), with Debian's perf (6.1: it reads any
+# PMU's events and format from sysfs).
+perf=$(command -v perf)
+pmu=$(ls -d /sys/bus/event_source/devices/simgpu_* 2>/dev/null | head -n 1)
+if [ -n "$pmu" ] && [ -n "$perf" ]; then
+	pmu=${pmu##*/}
+	events=
+	for e in rcs:0:0 ccs:4:0 ccs:4:1 ccs:4:2 ccs:4:3; do
+		IFS=: read -r name class inst <<-EOF
+		$e
+		EOF
+		ev="engine_class=$class,engine_instance=$inst"
+		events="$events${events:+,}{$pmu/engine-active-ticks,$ev/,$pmu/engine-total-ticks,$ev/}"
+	done
+	echo "== perf stat -a -I 1000 -e '{$pmu/engine-active-ticks,engine_class=0,engine_instance=0/,$pmu/engine-total-ticks,...}' ... (rcs0, ccs0-3, 3 s)"
+	"$perf" stat -a -I 1000 -x ';' -e "$events" -- sleep 3 2>&1 |
+		awk -F';' '
+		/engine-active-ticks/ { active = $2; next }
+		/engine-total-ticks/ {
+			ev = $4; sub(/.*engine_class=/, "class ", ev)
+			sub(/,engine_instance=/, " instance ", ev); sub(/\/.*/, "", ev)
+			printf "%8.3f s  %-22s %5.1f %% busy (%s / %s ticks)\n",
+			       $1, ev, $2 ? 100 * active / $2 : 0, active, $2
+		}'
+elif [ -z "$pmu" ]; then
+	echo "== no simgpu PMU: this kernel has no perf events (UML)"
+fi
 if command -v drm-fdinfo-check > /dev/null; then
 	echo "== drm-fdinfo-check $pid:$fd"
 	drm-fdinfo-check "$pid:$fd"

@@ -384,6 +384,20 @@ static void fold_work(struct work_struct *work)
 		schedule_delayed_work(&mgr->fold_work, mgr->fold_period);
 }
 
+static u64 read_ring_timestamp(struct simgpu_device *sdev, u32 base)
+{
+	u32 hi, lo, old;
+
+	hi = simgpu_read32(sdev, base + RING_TIMESTAMP_HI);
+	do {
+		old = hi;
+		lo = simgpu_read32(sdev, base + RING_TIMESTAMP_LO);
+		hi = simgpu_read32(sdev, base + RING_TIMESTAMP_HI);
+	} while (hi != old);
+
+	return (u64)hi << 32 | lo;
+}
+
 /**
  * simgpu_ctx_sample - sample a client's engine time
  * @sdev: the device
@@ -412,8 +426,7 @@ u64 simgpu_ctx_sample(struct simgpu_device *sdev,
 	list_for_each_entry_safe(ctx, next, &usage->active, active_link)
 		ctx_fold_locked(sdev, ctx);
 	/* Every engine's RING_TIMESTAMP counts the same reference clock */
-	total = simgpu_read64(sdev, sdev->engines[0]->base + RING_TIMESTAMP_LO,
-			      sdev->engines[0]->base + RING_TIMESTAMP_HI);
+	total = read_ring_timestamp(sdev, sdev->engines[0]->base);
 
 	for (class = 0; class < DRM_SIMGPU_ENGINE_CLASS_COUNT; class++) {
 		room = (total - usage->shown_total) *

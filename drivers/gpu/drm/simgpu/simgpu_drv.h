@@ -119,26 +119,6 @@ static inline u32 simgpu_read32(struct simgpu_device *sdev, u32 reg)
 	return simgpu_hw_read32(sdev->hw, reg);
 }
 
-/*
- * A 64-bit counter the device exposes as two unlatched halves
- * (RING_TIMESTAMP, RING_BUSY_TICKS): read HI, LO, HI, and again if the
- * upper half changed in between.
- */
-static inline u64 simgpu_read64(struct simgpu_device *sdev, u32 lo_reg,
-				u32 hi_reg)
-{
-	u32 hi, lo, old;
-
-	hi = simgpu_read32(sdev, hi_reg);
-	do {
-		old = hi;
-		lo = simgpu_read32(sdev, lo_reg);
-		hi = simgpu_read32(sdev, hi_reg);
-	} while (hi != old);
-
-	return (u64)hi << 32 | lo;
-}
-
 static inline void simgpu_write32(struct simgpu_device *sdev, u32 reg, u32 val)
 {
 	simgpu_hw_write32(sdev->hw, reg, val);

@@ -198,6 +198,9 @@ struct simgpu_hw_engine {
 	 * ticks since ctx_ts_tick
 	 */
 	u64 busy_ticks;
+	/* RING_SAMPLE_TS, RING_SAMPLE_BUSY */
+	u64 sample_ts;
+	u64 sample_busy;
 
 	/* RING_IRQ_REASON */
 	u32 irq_reason;
@@ -622,6 +625,14 @@ static u32 simgpu_hw_engine_read(struct simgpu_hw_engine *e, u32 reg)
 		return lower_32_bits(simgpu_hw_engine_busy_ticks(e, e->now));
 	case RING_BUSY_TICKS_HI:
 		return upper_32_bits(simgpu_hw_engine_busy_ticks(e, e->now));
+	case RING_SAMPLE_TS_LO:
+		return lower_32_bits(e->sample_ts);
+	case RING_SAMPLE_TS_HI:
+		return upper_32_bits(e->sample_ts);
+	case RING_SAMPLE_BUSY_LO:
+		return lower_32_bits(e->sample_busy);
+	case RING_SAMPLE_BUSY_HI:
+		return upper_32_bits(e->sample_busy);
 	case RING_CURRENT_CTX:
 		return e->ctx_id;
 	case RING_SUBMIT_CTX_LO:
@@ -675,6 +686,13 @@ static void simgpu_hw_engine_write(struct simgpu_hw_engine *e, u32 reg, u32 val)
 		break;
 	case RING_IRQ_REASON:
 		e->irq_reason &= ~val;
+		break;
+	case RING_SAMPLE:
+		if (val & 1) {
+			e->sample_ts = e->hw->cfg.ts_offset +
+				       simgpu_hw_ticks(e->hw, e->now);
+			e->sample_busy = simgpu_hw_engine_busy_ticks(e, e->now);
+		}
 		break;
 	}
 }

@@ -29,8 +29,10 @@
  *	perf stat -a -I 1000 -e '{simgpu_0/engine-active-ticks,engine_class=4,engine_instance=0/,simgpu_0/engine-total-ticks,engine_class=4,engine_instance=0/}'
  *
  * Open the two as one group, as above or with PERF_FORMAT_GROUP, so that
- * they are sampled together: a group read reads the engine's RING_TIMESTAMP
- * once for all the group's events and its RING_BUSY_TICKS right after.
+ * they are sampled together: a group read latches each engine's
+ * RING_TIMESTAMP and RING_BUSY_TICKS of one instant (RING_SAMPLE) once,
+ * for all the group's events of that engine, so that the active ticks
+ * between two reads never exceed the total.
  *
  * The counts are those of the clock and the residency behind drm-cycles and
  * drm-total-cycles in fdinfo: over any interval, the engine-active-ticks of
@@ -50,7 +52,8 @@
  * - ENODEV: the driver is not bound to the device.
  *
  * Reading an event never sleeps, takes no lock of the driver and never
- * waits for the device: it reads two registers of the engine.
+ * waits for the device: it latches and reads the engine's sample
+ * registers, under a lock of the PMU's own.
  *
  * Per-client figures stay in fdinfo. Perf events filtered by GPU context
  * were proposed in 2014 and abandoned, because perf's permission model and
@@ -112,10 +115,9 @@ static_assert(SIMGPU_MAX_ENGINES <= 64);
  * struct simgpu_pmu_txn - the samples of one group read
  * @flags: PERF_PMU_TXN_* of the transaction open on the CPU, 0 if none
  * @sdev: the device the samples are of
- * @have_ts: @ts was read in the transaction
- * @ts: RING_TIMESTAMP
- * @have_busy: bit e set if @busy[e] was read in the transaction
- * @busy: RING_BUSY_TICKS by hardware engine id
+ * @have: bit e set if @ts[e] and @busy[e] were sampled in the transaction
+ * @ts: RING_SAMPLE_TS by hardware engine id
+ * @busy: RING_SAMPLE_BUSY by hardware engine id
  *
  * Per CPU, used by its CPU with interrupts disabled: perf calls the
  * transaction and read callbacks so.
@@ -123,9 +125,8 @@ static_assert(SIMGPU_MAX_ENGINES <= 64);
 struct simgpu_pmu_txn {
 	unsigned int flags;
 	struct simgpu_device *sdev;
-	bool have_ts;
-	u64 ts;
-	u64 have_busy;
+	u64 have;
+	u64 ts[SIMGPU_MAX_ENGINES];
 	u64 busy[SIMGPU_MAX_ENGINES];
 };
 
@@ -136,6 +137,8 @@ struct simgpu_pmu_txn {
  * @lock: protects @sdev
  * @sdev: the device while the driver is bound to it, else NULL; protected
  *	by @lock
+ * @sample_lock: serialises the use of the engines' RING_SAMPLE latches,
+ *	which only the PMU uses. Taken with interrupts disabled, innermost.
  * @txn: per-CPU group read state
  */
 struct simgpu_pmu {
@@ -143,6 +146,7 @@ struct simgpu_pmu {
 	char name[24];
 	spinlock_t lock;		/* @sdev */
 	struct simgpu_device *sdev;	/* protected by @lock */
+	raw_spinlock_t sample_lock;	/* the RING_SAMPLE latches */
 	struct simgpu_pmu_txn __percpu *txn;
 };
 
@@ -191,48 +195,51 @@ static const struct attribute_group *simgpu_pmu_attr_groups[] = {
 	NULL,
 };
 
+/* Latch an engine's RING_TIMESTAMP and RING_BUSY_TICKS of one instant */
+static void simgpu_pmu_latch(struct simgpu_pmu *pmu, struct simgpu_device *sdev,
+			     u32 base, u64 *ts, u64 *busy)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&pmu->sample_lock, flags);
+	simgpu_write32(sdev, base + RING_SAMPLE, 1);
+	*ts = simgpu_read32(sdev, base + RING_SAMPLE_TS_LO) |
+	      (u64)simgpu_read32(sdev, base + RING_SAMPLE_TS_HI) << 32;
+	*busy = simgpu_read32(sdev, base + RING_SAMPLE_BUSY_LO) |
+		(u64)simgpu_read32(sdev, base + RING_SAMPLE_BUSY_HI) << 32;
+	raw_spin_unlock_irqrestore(&pmu->sample_lock, flags);
+}
+
 /*
- * The event's count now. Inside a read transaction, RING_TIMESTAMP is read
- * once for all events and each engine's RING_BUSY_TICKS once, right after
- * it if first. Called with interrupts disabled, inside drm_dev_enter().
+ * The event's count now. Inside a read transaction (a group read), each
+ * engine is sampled once, so that the group's events of one engine see
+ * the same instant. Called with interrupts disabled, inside
+ * drm_dev_enter().
  */
 static u64 simgpu_pmu_sample(struct simgpu_pmu *pmu, struct perf_event *event)
 {
 	struct simgpu_device *sdev = event->pmu_private;
 	struct simgpu_pmu_txn *txn = this_cpu_ptr(pmu->txn);
-	u32 base = event->hw.config_base;
+	bool total = event->hw.event_base == SIMGPU_PMU_ENGINE_TOTAL_TICKS;
 	unsigned int id = event->hw.idx;
-	u64 busy;
+	u64 ts, busy;
 
 	if (!(txn->flags & PERF_PMU_TXN_READ)) {
-		if (event->hw.event_base == SIMGPU_PMU_ENGINE_TOTAL_TICKS)
-			return simgpu_read64(sdev, base + RING_TIMESTAMP_LO,
-					     base + RING_TIMESTAMP_HI);
-		return simgpu_read64(sdev, base + RING_BUSY_TICKS_LO,
-				     base + RING_BUSY_TICKS_HI);
+		simgpu_pmu_latch(pmu, sdev, event->hw.config_base, &ts, &busy);
+		return total ? ts : busy;
 	}
 
 	/* A group may hold events made before and after a rebind */
 	if (txn->sdev != sdev) {
 		txn->sdev = sdev;
-		txn->have_ts = false;
-		txn->have_busy = 0;
+		txn->have = 0;
 	}
-	if (!txn->have_ts) {
-		txn->ts = simgpu_read64(sdev, base + RING_TIMESTAMP_LO,
-					base + RING_TIMESTAMP_HI);
-		txn->have_ts = true;
+	if (!(txn->have & BIT_ULL(id))) {
+		simgpu_pmu_latch(pmu, sdev, event->hw.config_base,
+				 &txn->ts[id], &txn->busy[id]);
+		txn->have |= BIT_ULL(id);
 	}
-	if (event->hw.event_base == SIMGPU_PMU_ENGINE_TOTAL_TICKS)
-		return txn->ts;
-
-	if (!(txn->have_busy & BIT_ULL(id))) {
-		busy = simgpu_read64(sdev, base + RING_BUSY_TICKS_LO,
-				     base + RING_BUSY_TICKS_HI);
-		txn->busy[id] = busy;
-		txn->have_busy |= BIT_ULL(id);
-	}
-	return txn->busy[id];
+	return total ? txn->ts[id] : txn->busy[id];
 }
 
 static void simgpu_pmu_event_update(struct perf_event *event)
@@ -396,6 +403,7 @@ struct simgpu_pmu *simgpu_pmu_register(struct device *parent, int id)
 	}
 	snprintf(pmu->name, sizeof(pmu->name), DRIVER_NAME "_%d", id);
 	spin_lock_init(&pmu->lock);
+	raw_spin_lock_init(&pmu->sample_lock);
 
 	pmu->base = (struct pmu) {
 		.module = THIS_MODULE,

@@ -79,6 +79,16 @@
  */
 #define RING_BUSY_TICKS_LO		0x38	/* RO */
 #define RING_BUSY_TICKS_HI		0x3c	/* RO */
+/*
+ * RING_SAMPLE: writing 1 latches RING_TIMESTAMP and RING_BUSY_TICKS of one
+ * instant into RING_SAMPLE_TS and RING_SAMPLE_BUSY, which keep them until
+ * the next write: a consistent pair, read without the HI, LO, HI protocol.
+ */
+#define RING_SAMPLE			0x40	/* WO */
+#define RING_SAMPLE_TS_LO		0x44	/* RO */
+#define RING_SAMPLE_TS_HI		0x48	/* RO */
+#define RING_SAMPLE_BUSY_LO		0x4c	/* RO */
+#define RING_SAMPLE_BUSY_HI		0x50	/* RO */
 #define RING_SUBMIT_FIFO_DEPTH		64
 
 /*

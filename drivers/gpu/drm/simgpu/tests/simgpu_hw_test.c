@@ -635,7 +635,8 @@ static u64 read_busy_ticks(struct simgpu_hw *hw, u32 id)
 /*
  * RING_BUSY_TICKS: the engine's sum of its contexts' CTX_TIMESTAMP
  * advances, exactly, across switches, an IDLE (context out), a halt and
- * reset, and past 2^32 ticks; other engines stay at 0.
+ * reset, and past 2^32 ticks; other engines stay at 0. RING_SAMPLE latches
+ * it with RING_TIMESTAMP.
  */
 static void simgpu_hw_test_busy_ticks(struct kunit *test)
 {
@@ -689,6 +690,21 @@ static void simgpu_hw_test_busy_ticks(struct kunit *test)
 	clock_set(t, 20000 + 2 * long_ns);
 	KUNIT_EXPECT_EQ(test, read_busy_ticks(hw, CCS3), 5000 + long_ns);
 	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_BUSY_TICKS_HI), 1);
+
+	/* A sample latches both counters of one instant, until the next */
+	submit(hw, CCS3, a, blong, 5);
+	clock_set(t, 20000 + 2 * long_ns + 3000);
+	eng_wr(hw, CCS3, RING_SAMPLE, 1);
+	clock_set(t, 20000 + 2 * long_ns + 9000);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_SAMPLE_TS_LO),
+			lower_32_bits(20000 + 2 * long_ns + 3000));
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_SAMPLE_TS_HI),
+			upper_32_bits(20000 + 2 * long_ns + 3000));
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_SAMPLE_BUSY_LO),
+			lower_32_bits(5000 + long_ns + 3000));
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_SAMPLE_BUSY_HI),
+			upper_32_bits(5000 + long_ns + 3000));
+	KUNIT_EXPECT_EQ(test, read_busy_ticks(hw, CCS3), 5000 + long_ns + 9000);
 
 	/* Unused and absent engines */
 	KUNIT_EXPECT_EQ(test, read_busy_ticks(hw, SIMGPU_HW_ENGINE_ID(4, 0)), 0);
