@@ -26,7 +26,9 @@
  * xe's) and the GT in bits 60-63 (``gt``, always 0: simgpu has one). The
  * ratio of the two counts over an interval is the engine's busyness::
  *
- *	perf stat -a -I 1000 -e '{simgpu_0/engine-active-ticks,engine_class=4,engine_instance=0/,simgpu_0/engine-total-ticks,engine_class=4,engine_instance=0/}'
+ *	perf stat -a -I 1000 -e \
+ *	'{simgpu_0/engine-active-ticks,engine_class=4,engine_instance=0/,'\
+ *	'simgpu_0/engine-total-ticks,engine_class=4,engine_instance=0/}'
  *
  * Open the two as one group, as above or with PERF_FORMAT_GROUP, so that
  * they are sampled together: a group read latches each engine's
@@ -173,9 +175,19 @@ static const struct attribute_group simgpu_pmu_format_group = {
 	.attrs = simgpu_pmu_format_attrs,
 };
 
-PMU_EVENT_ATTR_STRING(engine-active-ticks, simgpu_pmu_event_active,
+/* PMU_EVENT_ATTR_STRING() with a name that is a string, not a token */
+#define SIMGPU_PMU_EVENT_ATTR(_var, _name, _str)			\
+	static struct perf_pmu_events_attr _var = {			\
+		.attr = {						\
+			.attr = { .name = _name, .mode = 0444 },	\
+			.show = perf_event_sysfs_show,			\
+		},							\
+		.event_str = _str,					\
+	}
+
+SIMGPU_PMU_EVENT_ATTR(simgpu_pmu_event_active, "engine-active-ticks",
 		      "event=0x02");
-PMU_EVENT_ATTR_STRING(engine-total-ticks, simgpu_pmu_event_total,
+SIMGPU_PMU_EVENT_ATTR(simgpu_pmu_event_total, "engine-total-ticks",
 		      "event=0x03");
 
 static struct attribute *simgpu_pmu_event_attrs[] = {

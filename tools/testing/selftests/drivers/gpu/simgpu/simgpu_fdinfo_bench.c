@@ -293,8 +293,10 @@ static int pmu_group_open(unsigned int class, unsigned int instance)
 	return lead;
 }
 
-/* Median ns of one read() of the PMU group @lead, and of one pread() at 0
- * of an open /proc/self/fdinfo/<fd>, interleaved in rounds. */
+/*
+ * Median ns of one read() of the PMU group @lead, and of one pread() at 0
+ * of an open /proc/self/fdinfo/<fd>, interleaved in rounds.
+ */
 static void group_vs_fdinfo_cost(int lead, int fd, __u64 *pmu, __u64 *fdi)
 {
 	enum { ROUNDS = 15, READS = 500 };
@@ -471,8 +473,10 @@ int main(void)
 	printf(", %d rounds of 1 s, ratios: medians of the rounds' ratios\n",
 	       ROUNDS);
 	/* How the guest shares its CPUs, not the driver: no target */
-	printf("# submit_with_1khz_fdinfo_reader_vs_none ratio=%.3f (%.0f vs %.0f jobs/s with no reader)\n",
-	       median(vs_none, ROUNDS), jobs[FDINFO], jobs[NONE]);
+	printf("# submit_with_1khz_fdinfo_reader_vs_none ratio=%.3f",
+	       median(vs_none, ROUNDS));
+	printf(" (%.0f vs %.0f jobs/s with no reader)\n", jobs[FDINFO],
+	       jobs[NONE]);
 	printf("bench: submit_with_1khz_fdinfo_reader_vs_pipe_reader ratio=%.3f target=>=0.98",
 	       median(vs_pipe, ROUNDS));
 	printf(" (%.0f vs %.0f jobs/s with a pipe's fdinfo reader)\n",
