@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Host unit tests for the fdinfo parser, the utilisation
- * math and discovery over a fake proc tree. Prints TAP lines.
+ * math, discovery over a fake proc tree and of PMUs over a fake sysfs
+ * tree. Prints TAP lines.
  *
  * Usage: unit-test FIXTURE_DIR
  */
@@ -19,6 +20,7 @@
 
 #include "fdinfo.h"
 #include "output.h"
+#include "pmu.h"
 #include "scan.h"
 #include "util.h"
 
@@ -797,6 +799,415 @@ static void test_proc_fdinfo_kept_open(void)
 	free(buf);
 }
 
+/* ---- engine busyness from PMUs, over a fake sysfs tree ---- */
+
+static void test_pmu_format(void)
+{
+	static const char *const bad[] = {
+		"", "config:", "config:12-", "config:27-20", "config:64",
+		"conf:1", "config:0-11 junk", "config:1,,2", "config3:1",
+		"config:-1", "config:0x1", "config:123",
+	};
+	uint64_t cfg[3] = { 0 };
+	struct pmu_field f;
+	size_t i;
+	int ret;
+
+	ok(!pmu_parse_format("config:0-11\n", 12, &f) && f.word == 0 &&
+	   f.mask == 0xfff, "format config:0-11");
+	ok(!pmu_parse_format("config:60-63", 12, &f) && f.word == 0 &&
+	   f.mask == 0xfull << 60 && pmu_field_bits(&f) == 4,
+	   "format config:60-63 is 4 bits");
+	ok(!pmu_parse_format("config1:3", 9, &f) && f.word == 1 &&
+	   f.mask == 8, "format config1:3");
+	ok(!pmu_parse_format("config2:0-63", 12, &f) && f.word == 2 &&
+	   f.mask == ~0ull, "format config2:0-63");
+	ok(!pmu_parse_format("config:8-9,16-17", 16, &f) && f.mask == 0x30300,
+	   "format config:8-9,16-17 (two ranges)");
+	ret = pmu_field_put(&f, 5, cfg);
+	ok(!ret && cfg[0] == 0x10100,
+	   "value 5 (0b101) goes to bits 8 and 16 (%#llx)",
+	   (unsigned long long)cfg[0]);
+	ok(pmu_field_put(&f, 16, cfg) == -ERANGE && cfg[0] == 0x10100,
+	   "a value wider than the field is -ERANGE, config unchanged");
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		ret = pmu_parse_format(bad[i], strlen(bad[i]), &f);
+		ok(ret == -EINVAL, "malformed format '%s' is -EINVAL (%d)",
+		   bad[i], ret);
+	}
+}
+
+/*
+ * The fake perf_event_open(): type 42 has simgpu's layout, type 43 a
+ * layout of its own (see mksys()); it checks what every open asks for
+ * and serves counters that the test sets.
+ */
+#define FAKE_FDS 64
+static struct {
+	int err;			/* every open fails with it */
+	unsigned int opens, wrong;	/* calls, calls with a wrong attr */
+	uint64_t act_cfg[3], tot_cfg[3];	/* of the xe vcs5 group */
+	int fd[FAKE_FDS], total_of[FAKE_FDS];
+	unsigned int key[FAKE_FDS];	/* type << 16 | gt << 12 | class << 8 | instance */
+	uint64_t active[FAKE_FDS], total[FAKE_FDS];
+	unsigned int n;
+} fake;
+
+static int fake_slot(int fd)
+{
+	unsigned int i;
+
+	for (i = 0; i < fake.n; i++)
+		if (fake.fd[i] == fd)
+			return i;
+	return -1;
+}
+
+static int fake_open(struct perf_event_attr *a, int cpu, int group_fd)
+{
+	static const unsigned int sim_inst[] = { 1, 1, 2, 1, 4 };
+	unsigned int ev, cls, inst, gt = 0, i;
+	bool present;
+	int fd;
+
+	fake.opens++;
+	if (fake.err)
+		return fake.err;
+	if (a->size != sizeof(*a) || a->read_format != PERF_FORMAT_GROUP)
+		fake.wrong++;
+	if (a->type == 42) {		/* simgpu: cpumask 1-3 */
+		ev = a->config & 0xfff;
+		inst = (a->config >> 12) & 0xff;
+		cls = (a->config >> 20) & 0xff;
+		gt = a->config >> 60;
+		present = !gt && cls < 5 && inst < sim_inst[cls];
+		if (cpu != 1 || a->config1 || a->config2 ||
+		    (a->config & 0x0ffffffff0000000ull))
+			fake.wrong++;
+	} else if (a->type == 43) {	/* xe-like: cpumask 0 */
+		ev = a->config & 0xff;
+		cls = a->config1 & 0xff;
+		inst = ((a->config >> 8) & 3) | ((a->config >> 14) & 0xc);
+		present = (cls <= 1 && inst == 0) ||
+			  (cls == 2 && (inst == 0 || inst == 5));
+		if (cls == 2 && inst == 5) {
+			uint64_t *c = ev == 2 ? fake.act_cfg : fake.tot_cfg;
+
+			c[0] = a->config;
+			c[1] = a->config1;
+			c[2] = a->config2;
+		}
+		if (cpu != 0 || a->config2 != (ev == 3 ? 0x20u : 0))
+			fake.wrong++;
+	} else {
+		return -ENOENT;
+	}
+	/* active ticks lead, total ticks follow in the leader's group */
+	if (ev == 2 ? group_fd != -1 : ev != 3 || fake_slot(group_fd) < 0)
+		fake.wrong++;
+	if (!present)
+		return -ENOENT;
+	if (fake.n == FAKE_FDS)
+		return -EMFILE;
+	fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	i = fake.n++;
+	fake.fd[i] = fd;
+	fake.key[i] = a->type << 16 | gt << 12 | cls << 8 | inst;
+	fake.total_of[i] = ev == 3 ? fake_slot(group_fd) : -1;
+	fake.active[i] = 0;
+	fake.total[i] = 0;
+	return fd;
+}
+
+static ssize_t fake_read(int fd, void *buf, size_t len)
+{
+	int i = fake_slot(fd);
+	uint64_t v[3];
+
+	if (i < 0 || fake.total_of[i] >= 0 || len < sizeof(v))
+		return -EINVAL;
+	v[0] = 2;
+	v[1] = fake.active[i];
+	v[2] = fake.total[i];
+	memcpy(buf, v, sizeof(v));
+	return sizeof(v);
+}
+
+static const struct pmu_ops fake_ops = { fake_open, fake_read };
+
+/* the slot of the leader of an engine, for setting its counters */
+static int fake_engine(unsigned int type, unsigned int cls, unsigned int inst)
+{
+	unsigned int i, key = type << 16 | cls << 8 | inst;
+
+	for (i = 0; i < fake.n; i++)
+		if (fake.key[i] == key && fake.total_of[i] < 0)
+			return i;
+	return 0;
+}
+
+static void mkdirs(const char *rel)
+{
+	char path[600], *p;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	for (p = path + strlen(root) + 1; (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		mkdir(path, 0755);
+		*p = '/';
+	}
+	mkdir(path, 0755);
+}
+
+static void link_at(const char *target, const char *rel)
+{
+	char path[600];
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	if (symlink(target, path))
+		perror(path);
+}
+
+/* a DRM device at devices/DEV with driver DRV, nodes card<n>, renderD<128+n> */
+static void mkdrm(const char *dev, const char *drv, const char *bus, int n)
+{
+	char rel[256], target[600];
+
+	snprintf(rel, sizeof(rel), "bus/%s/drivers/%s", bus, drv);
+	mkdirs(rel);
+	snprintf(rel, sizeof(rel), "devices/%s/drm/card%d", dev, n);
+	mkdirs(rel);
+	snprintf(rel, sizeof(rel), "devices/%s/drm/renderD%d", dev, 128 + n);
+	mkdirs(rel);
+	snprintf(rel, sizeof(rel), "devices/%s/driver", dev);
+	snprintf(target, sizeof(target), "%s/bus/%s/drivers/%s", root, bus, drv);
+	link_at(target, rel);
+	snprintf(rel, sizeof(rel), "class/drm/card%d", n);
+	snprintf(target, sizeof(target), "../../devices/%s/drm/card%d", dev, n);
+	link_at(target, rel);
+	snprintf(rel, sizeof(rel), "class/drm/renderD%d", 128 + n);
+	snprintf(target, sizeof(target), "../../devices/%s/drm/renderD%d", dev,
+		 128 + n);
+	link_at(target, rel);
+	snprintf(rel, sizeof(rel), "devices/%s/drm/card%d/device", dev, n);
+	link_at("../..", rel);
+	snprintf(rel, sizeof(rel), "devices/%s/drm/renderD%d/device", dev, 128 + n);
+	link_at("../..", rel);
+}
+
+/*
+ * A PMU at devices/PATH, linked as bus/event_source/devices/<basename>;
+ * files is "name=content;..." relative to it.
+ */
+static void mkpmu(const char *path, const char *files)
+{
+	char rel[512], target[512], buf[512], *f, *eq, *save = NULL;
+	const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+
+	snprintf(rel, sizeof(rel), "devices/%s/format", path);
+	mkdirs(rel);
+	snprintf(rel, sizeof(rel), "devices/%s/events", path);
+	mkdirs(rel);
+	mkdirs("bus/event_source/devices");
+	snprintf(rel, sizeof(rel), "bus/event_source/devices/%s", name);
+	snprintf(target, sizeof(target), "../../../devices/%s", path);
+	link_at(target, rel);
+	snprintf(buf, sizeof(buf), "%s", files);
+	for (f = strtok_r(buf, ";", &save); f; f = strtok_r(NULL, ";", &save)) {
+		eq = strchr(f, '=');
+		*eq = '\0';
+		snprintf(rel, sizeof(rel), "devices/%s/%s", path, f);
+		snprintf(target, sizeof(target), "%s\n", eq + 1);
+		put(rel, target);
+	}
+}
+
+#define SIM_FORMAT "format/event=config:0-11;format/engine_instance=config:12-19;" \
+	"format/engine_class=config:20-27;format/gt=config:60-63;"
+#define SIM_EVENTS "events/engine-active-ticks=event=0x02;" \
+	"events/engine-total-ticks=event=0x03;"
+
+static void mksys(void)
+{
+	char path[600];
+
+	mkdirs("class/drm");
+	mkdrm("platform/simgpu.0", "simgpu", "platform", 0);
+	mkpmu("platform/simgpu.0/simgpu_0",
+	      "type=42;cpumask=1-3;" SIM_FORMAT SIM_EVENTS);
+	/* xe: a PMU of its own, matched by name; another bit layout */
+	mkdrm("pci0000:00/0000:03:00.0", "xe", "pci", 1);
+	mkpmu("xe_0000_03_00.0",
+	      "type=43;cpumask=0;format/event=config:0-7;"
+	      "format/engine_class=config1:0-7;"
+	      "format/engine_instance=config:8-9,16-17;format/flag=config2:5;"
+	      "events/engine-active-ticks=event=0x02;"
+	      "events/engine-total-ticks=event=0x03,flag");
+	/* a PMU without engine-total-ticks is none */
+	mkdrm("platform/simgpu.1", "simgpu", "platform", 2);
+	mkpmu("platform/simgpu.1/simgpu_1", "type=42;cpumask=1;" SIM_FORMAT
+	      "events/engine-active-ticks=event=0x02");
+	/* malformed files */
+	mkdrm("platform/simgpu.2", "simgpu", "platform", 3);
+	mkpmu("platform/simgpu.2/simgpu_2", "type=42;cpumask=1;" SIM_FORMAT
+	      SIM_EVENTS "format/engine_class=config:27-20");
+	mkdrm("platform/simgpu.3", "simgpu", "platform", 4);
+	mkpmu("platform/simgpu.3/simgpu_3", "type=42;cpumask=1;" SIM_FORMAT
+	      "events/engine-active-ticks=event=\033[2J;"
+	      "events/engine-total-ticks=event=0x03");
+	mkdrm("platform/simgpu.4", "simgpu", "platform", 5);
+	mkpmu("platform/simgpu.4/simgpu_4", "cpumask=1;" SIM_FORMAT SIM_EVENTS);
+	snprintf(path, sizeof(path), "%s/devices/platform/simgpu.4/simgpu_4/type",
+		 root);
+	if (symlink("/dev/zero", path))
+		perror(path);
+	mkdrm("platform/simgpu.5", "simgpu", "platform", 6);
+	mkpmu("platform/simgpu.5/simgpu_5", "type=42;" SIM_FORMAT SIM_EVENTS);
+	snprintf(path, sizeof(path), "%s/devices/platform/simgpu.5/simgpu_5/cpumask",
+		 root);
+	mkfifo(path, 0600);
+	/* PMUs of other kinds */
+	mkpmu("cpu", "type=4;format/event=config:0-7");
+	mkpmu("platform/simgpu.0/i915", "type=44;format/event=config:0-7;"
+	      "events/rcs0-busy=event=0x02");
+	/* proc, for perf_event_paranoid */
+	mkdirs("proc/sys/kernel");
+	put("proc/sys/kernel/perf_event_paranoid", "2\n");
+}
+
+static const struct pmu_engine *pmu_eng(const struct pmu_dev *d,
+					unsigned int cls, unsigned int inst)
+{
+	size_t i;
+
+	for (i = 0; d && i < d->neng; i++)
+		if (d->eng[i].cls == cls && d->eng[i].inst == inst)
+			return &d->eng[i];
+	return NULL;
+}
+
+/* the status of device dev in ps is st, with the message msg */
+static void ok_msg(struct pmu_set *ps, const char *dev, enum pmu_status st,
+		   const char *what, const char *msg)
+{
+	const struct pmu_dev *d = pmu_find_dev(ps, dev);
+
+	ok(d && d->status == st && d->msg && !strcmp(d->msg, msg), "%s: %s",
+	   what, d && d->msg ? d->msg : "?");
+}
+
+static void test_pmu(void)
+{
+	char sys[300], proc[300];
+	const struct pmu_engine *e;
+	struct pmu_set *ps;
+	struct pmu_dev *d;
+	int a, b;
+
+	snprintf(root, sizeof(root), "/tmp/drmtop-sys-XXXXXX");
+	if (!mkdtemp(root)) {
+		perror("mkdtemp");
+		exit(2);
+	}
+	mksys();
+	snprintf(sys, sizeof(sys), "%s", root);
+	snprintf(proc, sizeof(proc), "%s/proc", root);
+	ps = pmu_set_new(sys, proc, &fake_ops);
+	ok(!!ps, "PMU set on fake sysfs %s", sys);
+	if (!ps)
+		return;
+	pmu_refresh(ps, false);
+	ok(ps->ndevs == 7, "7 DRM devices, card and render nodes once (%zu)",
+	   ps->ndevs);
+	d = pmu_find_dev(ps, "simgpu.0");
+	ok(d && d->status == PMU_OK && d->pmu && !strcmp(d->pmu, "simgpu_0") &&
+	   d->driver && !strcmp(d->driver, "simgpu"),
+	   "simgpu.0: PMU simgpu_0 found under the device");
+	ok(d && d->neng == 9 && pmu_eng(d, 2, 1) && pmu_eng(d, 4, 3) &&
+	   !pmu_eng(d, 2, 2) && !pmu_eng(d, 5, 0),
+	   "simgpu.0: 9 engines, those that did not answer ENOENT (%zu)",
+	   d ? d->neng : 0);
+	ok(fake.wrong == 0,
+	   "each open: type, cpu and config of the PMU, active ticks leading");
+	ok(fake.opens == 4 * 8 * 16 + 9 + 8 * 16 + 4,
+	   "simgpu: gt 0-3, classes 0-7, instances 0-15; xe: no gt (%u opens)",
+	   fake.opens);
+	d = pmu_find_dev(ps, "0000:03:00.0");
+	ok(d && d->status == PMU_OK && !strcmp(d->pmu, "xe_0000_03_00.0") &&
+	   d->neng == 4 && pmu_eng(d, 2, 5) && !pmu_eng(d, 2, 1),
+	   "xe: PMU xe_0000_03_00.0 matched by name, 4 engines, vcs5 sparse");
+	ok(fake.act_cfg[0] == 0x10102 && fake.act_cfg[1] == 2 &&
+	   fake.act_cfg[2] == 0 && fake.tot_cfg[0] == 0x10103 &&
+	   fake.tot_cfg[2] == 0x20,
+	   "xe vcs5: config %#llx config1 %#llx, total config2 %#llx (flag term)",
+	   (unsigned long long)fake.act_cfg[0],
+	   (unsigned long long)fake.act_cfg[1],
+	   (unsigned long long)fake.tot_cfg[2]);
+	ok_msg(ps, "simgpu.1", PMU_NONE, "a PMU without engine-total-ticks is none",
+	       "no PMU with engine-active-ticks for simgpu.1");
+	ok_msg(ps, "simgpu.2", PMU_BAD_SYSFS, "malformed format file",
+	       "PMU simgpu_2: malformed format/engine_class: 'config:27-20', engine header from PMU off");
+	ok_msg(ps, "simgpu.3", PMU_BAD_SYSFS, "malformed event file",
+	       "PMU simgpu_3: malformed events/engine-active-ticks: 'event=\033[2J', engine header from PMU off");
+	ok_msg(ps, "simgpu.4", PMU_BAD_SYSFS, "type from /dev/zero",
+	       "PMU simgpu_4: malformed type: '', engine header from PMU off");
+	ok_msg(ps, "simgpu.5", PMU_BAD_SYSFS, "cpumask a FIFO, no wait",
+	       "PMU simgpu_5: malformed cpumask: '', engine header from PMU off");
+
+	/* counters: the first sample has no value */
+	e = pmu_eng(pmu_find_dev(ps, "simgpu.0"), 0, 0);
+	ok(e && !e->ok && e->nsamples == 1, "first sample: no busyness");
+	a = fake_engine(42, 0, 0);
+	fake.active[a] = 1500;
+	fake.total[a] = 3000;
+	b = fake_engine(42, 4, 3);
+	fake.active[b] = 2000;
+	fake.total[b] = 2000;
+	pmu_refresh(ps, false);
+	fake.active[a] += 500;
+	fake.total[a] += 1000;
+	fake.total[b] += 1000;
+	pmu_refresh(ps, true);
+	e = pmu_eng(pmu_find_dev(ps, "simgpu.0"), 0, 0);
+	ok(e && e->ok && e->d_active == 500 && e->d_total == 1000 &&
+	   near(e->pct, 50), "rcs0: 500 of 1000 ticks = 50%%");
+	e = pmu_eng(pmu_find_dev(ps, "simgpu.0"), 4, 3);
+	ok(e && e->ok && e->pct == 0 && e->active == 2000,
+	   "ccs3: idle, 0%%; rediscovery keeps open PMUs open");
+	pmu_set_free(ps);
+
+	/* errors of perf_event_open() */
+	fake.err = -EACCES;
+	ps = pmu_set_new(sys, proc, &fake_ops);
+	pmu_refresh(ps, false);
+	ok_msg(ps, "simgpu.0", PMU_NO_PERMISSION, "EACCES",
+	       "PMU simgpu_0: no permission (perf_event_paranoid=2), engine header from PMU off");
+	fake.err = -EPERM;
+	pmu_refresh(ps, true);
+	d = pmu_find_dev(ps, "simgpu.0");
+	ok(d && d->status == PMU_NO_PERMISSION && !d->reported,
+	   "EPERM: no permission, the same message");
+	fake.err = -ENODEV;
+	pmu_refresh(ps, true);
+	ok_msg(ps, "simgpu.0", PMU_UNBOUND, "ENODEV",
+	       "PMU simgpu_0: device unbound (ENODEV), engine header from PMU off");
+	fake.err = -EINVAL;
+	pmu_refresh(ps, true);
+	ok_msg(ps, "simgpu.0", PMU_ERROR, "EINVAL",
+	       "PMU simgpu_0: perf_event_open: Invalid argument, engine header from PMU off");
+	fake.err = 0;
+	fake.n = 0;
+	pmu_refresh(ps, true);
+	ok(pmu_find_dev(ps, "simgpu.0")->status == PMU_OK,
+	   "opened on the next discovery once it works");
+	rmrf(root);
+	pmu_refresh(ps, true);
+	ok(ps->ndevs == 0, "devices gone from sysfs are forgotten");
+	pmu_set_free(ps);
+	ok(!pmu_set_new("/nonexistent-sys", proc, NULL) && errno == ENOENT,
+	   "missing sysfs root reported");
+}
+
 static void test_real_proc(void)
 {
 	struct drm_scan *s = drm_scan_new("/proc");
@@ -817,6 +1228,8 @@ int main(int argc, char **argv)
 	test_escape();
 	test_read_limits();
 	test_discovery();
+	test_pmu_format();
+	test_pmu();
 	test_real_proc();
 	test_proc_fdinfo_kept_open();
 	printf("1..%d\n", ntest);
