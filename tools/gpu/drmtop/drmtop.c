@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "output.h"
+#include "pmu.h"
 #include "scan.h"
 #include "tui.h"
 
@@ -28,6 +29,7 @@ struct config {
 	unsigned long count;	/* 0: forever */
 	double delay;
 	const char *proc_root;
+	const char *sys_root;	/* NULL: /sys with the real /proc, else none */
 	const char *output;
 	char *filter;
 	char *sort;
@@ -88,6 +90,8 @@ static void print_usage(FILE *f)
 		"                          (total memory), resident, or an engine class name\n"
 		"  -r, --reverse           reverse the sort order\n"
 		"  -p, --proc-root DIR     read processes from DIR instead of /proc\n"
+		"  -S, --sys-root DIR      read sysfs (device names, PMUs) from DIR instead\n"
+		"                          of /sys, which is not read with --proc-root\n"
 		"  -h, --help              show this help\n"
 		"\n"
 		"Utilisation per engine class and client, between two refreshes:\n"
@@ -107,21 +111,35 @@ static void print_usage(FILE *f)
 		"Processes whose fds cannot be read are counted ('N processes not\n"
 		"readable: run as root').\n"
 		"\n"
+		"Engines: where a DRM device has a perf PMU with the events\n"
+		"engine-active-ticks and engine-total-ticks (xe, simgpu), drmtop shows\n"
+		"the busyness of each engine instance, dactive / dtotal ticks between two\n"
+		"refreshes, above the device's clients: named rcs, bcs, vcs, vecs, ccs for\n"
+		"engine classes 0 to 4, then the instance (vcs1; vcs1/1 on gt 1). A PMU\n"
+		"that cannot be read is said so in one line (in the interactive view, else\n"
+		"on stderr, once), as is a device without a PMU (interactive view only).\n"
+		"\n"
 		"Batch output: a header line per refresh, then one line per client:\n"
 		"  DEVICE DRIVER client=ID pids=P1,P2 comm=NAME CLASS=PCT%% ...\n"
 		"  mem.REGION=TOTAL/res:RESIDENT ...\n"
+		"and one per device whose PMU is read, before its clients:\n"
+		"  DEVICE DRIVER pmu=NAME rcs0=PCT%% ...\n"
 		"Names (command, driver, device, engine, region) show control characters\n"
 		"and bytes of invalid UTF-8 as \\xNN and a backslash as \\\\; other bytes\n"
 		"from 0x80 on too unless the locale is UTF-8 (see drmtop(1)).\n"
 		"\n"
-		"JSON output (one line per client per refresh): refresh, timestamp_ns\n"
-		"(CLOCK_MONOTONIC of the read), realtime_ms, device, driver, pdev, dev,\n"
-		"client_id, client_name, pids, fds[{pid,fd,comm}], engines{CLASS:{method,\n"
-		"status, ns, cycles, total_cycles, maxfreq_hz, curfreq_hz, capacity,\n"
-		"delta, delta_total, dt_ns, utilization (percent or null), over_100}},\n"
-		"memory{REGION:{total, shared, resident, purgeable, active, memory}} in\n"
-		"bytes, malformed_lines, unreadable_processes. Control characters in\n"
-		"names are \\u00NN, invalid UTF-8 bytes U+FFFD.\n"
+		"JSON output (one line per client per refresh): refresh, record (client),\n"
+		"timestamp_ns (CLOCK_MONOTONIC of the read), realtime_ms, device, driver,\n"
+		"pdev, dev, client_id, client_name, pids, fds[{pid,fd,comm}],\n"
+		"engines{CLASS:{method, status, ns, cycles, total_cycles, maxfreq_hz,\n"
+		"curfreq_hz, capacity, delta, delta_total, dt_ns, utilization (percent or\n"
+		"null), over_100}}, memory{REGION:{total, shared, resident, purgeable,\n"
+		"active, memory}} in bytes, malformed_lines, unreadable_processes. Control\n"
+		"characters in names are \\u00NN, invalid UTF-8 bytes U+FFFD. Before the\n"
+		"clients, one line per device with a PMU: refresh, record (device),\n"
+		"timestamp_ns, realtime_ms, device, driver, pmu, status, message,\n"
+		"engines[{name, class, class_id, instance, gt, active_ticks, total_ticks,\n"
+		"delta_active, delta_total, busy (percent or null)}].\n"
 		"\n"
 		"Prometheus metrics (labels driver, device, client_id, pid, pids, comm and\n"
 		"engine or region/kind, whose values hold the names as batch output\n"
@@ -136,6 +154,12 @@ static void print_usage(FILE *f)
 		"  drm_client_memory_bytes                  gauge    kind=total|shared|resident|\n"
 		"                                                    purgeable|active|memory\n"
 		"  drmtop_unreadable_processes, drmtop_malformed_lines, drmtop_clients\n"
+		"Engine metrics from PMUs (labels device, driver, pmu, class, instance, gt):\n"
+		"  drmtop_engine_active_ticks_total         counter  engine-active-ticks\n"
+		"  drmtop_engine_total_ticks_total          counter  engine-total-ticks\n"
+		"  drmtop_engine_utilization_ratio          gauge    1.0 = 100%%, needs 2 refreshes\n"
+		"  drmtop_engine_pmu_up                     gauge    1 if the PMU is read, else 0\n"
+		"                                                    (labels device, driver, pmu)\n"
 		"Example: drmtop --prometheus -d 15 -o /var/lib/node_exporter/drm.prom\n"
 		"\n"
 		"Interactive keys: q quit, h or ? help, space or p pause, < > or left/right\n"
@@ -166,13 +190,14 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 		{ "sort", required_argument, NULL, 's' },
 		{ "reverse", no_argument, NULL, 'r' },
 		{ "proc-root", required_argument, NULL, 'p' },
+		{ "sys-root", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	char *end;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "bn:d:jPo:f:s:rp:h", opts,
+	while ((c = getopt_long(argc, argv, "bn:d:jPo:f:s:rp:S:h", opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'b':
@@ -217,6 +242,9 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 		case 'p':
 			cfg->proc_root = optarg;
 			break;
+		case 'S':
+			cfg->sys_root = optarg;
+			break;
 		case 'h':
 			print_usage(stdout);
 			return 0;
@@ -260,6 +288,24 @@ static int write_prom_file(const char *path, const struct drm_scan *s,
 	return 0;
 }
 
+/* Say once on stderr why a PMU found is not read. */
+static void report_pmu(const struct pmu_set *ps)
+{
+	size_t i;
+
+	for (i = 0; ps && i < ps->ndevs; i++) {
+		struct pmu_dev *d = ps->devs[i];
+
+		if (d->status == PMU_OK || d->status == PMU_NONE ||
+		    !d->msg || d->reported)
+			continue;
+		fprintf(stderr, "%s: ", progname);
+		str_escape_fputs(d->msg, str_esc_text(), stderr);
+		fputc('\n', stderr);
+		d->reported = true;
+	}
+}
+
 static int run_batch(struct config *cfg, struct drm_scan *s)
 {
 	struct view_opts vo = { cfg->filter, cfg->sort, cfg->reverse };
@@ -278,6 +324,8 @@ static int run_batch(struct config *cfg, struct drm_scan *s)
 				cfg->proc_root, strerror(-ret));
 			return 1;
 		}
+		pmu_refresh(s->pmu, s->last_was_full);
+		report_pmu(s->pmu);
 		if (s->nunreadable && !warned && cfg->mode != OUT_BATCH) {
 			fprintf(stderr, "%s: %zu processes not readable: run as root\n",
 				progname, s->nunreadable);
@@ -328,6 +376,24 @@ int main(int argc, char **argv)
 		free(cfg.sort);
 		return 1;
 	}
+	/*
+	 * The sysfs of this system goes with its /proc only; without /sys
+	 * there is no engine header. A --sys-root must be there.
+	 */
+	if (cfg.sys_root || s->use_sysfs) {
+		const char *root = cfg.sys_root ? cfg.sys_root : "/sys";
+
+		s->pmu = pmu_set_new(root, cfg.proc_root, NULL);
+		if (cfg.sys_root && (!s->pmu || drm_scan_set_sys_root(s, root))) {
+			fprintf(stderr, "%s: cannot open %s: %s\n", progname,
+				root, strerror(errno));
+			pmu_set_free(s->pmu);
+			drm_scan_free(s);
+			free(cfg.filter);
+			free(cfg.sort);
+			return 1;
+		}
+	}
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
@@ -337,6 +403,7 @@ int main(int argc, char **argv)
 			      &cfg.reverse, cfg.proc_root, &stop, cfg.count);
 	else
 		ret = run_batch(&cfg, s);
+	pmu_set_free(s->pmu);
 	drm_scan_free(s);
 	free(cfg.filter);
 	free(cfg.sort);

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "output.h"
+#include "pmu.h"
 
 const struct client_engine *client_engine(const struct drm_client *c,
 					  const char *name)
@@ -101,6 +102,25 @@ bool client_match(const struct drm_client *c, const char *f)
 		return true;
 	return strstr(c->info.driver, f) || strstr(c->devname, f) ||
 	       has_comm(c, f, false);
+}
+
+bool pmu_dev_match(const struct pmu_dev *d, const char *f,
+		   struct drm_client *const *v, size_t n)
+{
+	size_t i;
+
+	if (!f || !*f)
+		return true;
+	for (i = 0; i < n; i++)
+		if (!strcmp(v[i]->devname, d->name))
+			return true;
+	if (!strncmp(f, "device=", 7))
+		return !strcmp(d->name, f + 7);
+	if (!strncmp(f, "driver=", 7))
+		return d->driver && !strcmp(d->driver, f + 7);
+	if (!strncmp(f, "pid=", 4) || !strncmp(f, "comm=", 5))
+		return false;
+	return strstr(d->name, f) || (d->driver && strstr(d->driver, f));
 }
 
 static const struct view_opts *sort_opts;
@@ -200,6 +220,30 @@ static void print_pids(FILE *f, const struct drm_client *c, const char *sep)
 static void print_batch_client(FILE *f, const struct drm_client *c,
 			       enum str_esc esc);
 
+/* "DEVICE DRIVER pmu=NAME rcs0=12.5% bcs0=- ..." if the PMU is read */
+static void print_batch_pmu(FILE *f, const struct pmu_dev *d, enum str_esc esc)
+{
+	char name[32];
+	size_t i;
+
+	if (!d || d->status != PMU_OK)
+		return;
+	str_escape_fputs(d->name, esc, f);
+	fputc(' ', f);
+	str_escape_fputs(d->driver ? d->driver : "?", esc, f);
+	fputs(" pmu=", f);
+	str_escape_fputs(d->pmu, esc, f);
+	for (i = 0; i < d->neng; i++) {
+		pmu_engine_name(&d->eng[i], name, sizeof(name));
+		if (d->eng[i].ok)
+			fprintf(f, " %s=%.1f%%%s", name, d->eng[i].pct,
+				d->eng[i].pct > 100 ? "!" : "");
+		else
+			fprintf(f, " %s=-", name);
+	}
+	fputc('\n', f);
+}
+
 void print_batch(FILE *f, const struct drm_scan *s, const struct view_opts *o,
 		 unsigned long iter)
 {
@@ -222,6 +266,7 @@ void print_batch(FILE *f, const struct drm_scan *s, const struct view_opts *o,
 				break;
 		if (i < d)
 			continue;
+		print_batch_pmu(f, pmu_find_dev(s->pmu, v[d]->devname), esc);
 		for (i = d; i < n; i++) {
 			const struct drm_client *c = v[i];
 
@@ -229,6 +274,16 @@ void print_batch(FILE *f, const struct drm_scan *s, const struct view_opts *o,
 				continue;
 			print_batch_client(f, c, esc);
 		}
+	}
+	/* then the devices with a PMU but no client shown */
+	for (d = 0; s->pmu && d < s->pmu->ndevs; d++) {
+		const struct pmu_dev *pd = s->pmu->devs[d];
+
+		for (i = 0; i < n; i++)
+			if (!strcmp(v[i]->devname, pd->name))
+				break;
+		if (i == n && pmu_dev_match(pd, o->filter, v, n))
+			print_batch_pmu(f, pd, esc);
 	}
 	fflush(f);
 	free(v);
@@ -293,22 +348,75 @@ static void json_opt_u64(FILE *f, const char *name, bool has, uint64_t v)
 		fprintf(f, ",\"%s\":null", name);
 }
 
+static void json_opt_str(FILE *f, const char *name, const char *s)
+{
+	fprintf(f, ",\"%s\":", name);
+	if (s)
+		json_str(f, s);
+	else
+		fputs("null", f);
+}
+
+/* One object per device with a PMU, before the clients */
+static void print_json_pmu(FILE *f, const struct pmu_dev *d,
+			   unsigned long iter, unsigned long long rt_ms)
+{
+	char name[32], cls[16];
+	size_t i;
+
+	fprintf(f, "{\"refresh\":%lu,\"record\":\"device\"", iter);
+	json_opt_u64(f, "timestamp_ns", d->ts_ns, d->ts_ns);
+	fprintf(f, ",\"realtime_ms\":%llu,\"device\":", rt_ms);
+	json_str(f, d->name);
+	json_opt_str(f, "driver", d->driver);
+	json_opt_str(f, "pmu", d->pmu);
+	fprintf(f, ",\"status\":\"%s\"", pmu_status_name[d->status]);
+	json_opt_str(f, "message", d->status == PMU_OK ? NULL : d->msg);
+	fputs(",\"engines\":[", f);
+	for (i = 0; d->status == PMU_OK && i < d->neng; i++) {
+		const struct pmu_engine *e = &d->eng[i];
+
+		pmu_engine_name(e, name, sizeof(name));
+		fprintf(f,
+			"%s{\"name\":\"%s\",\"class\":\"%s\",\"class_id\":%u,\"instance\":%u,\"gt\":%u",
+			i ? "," : "", name,
+			pmu_class_name(e->cls, cls, sizeof(cls)), e->cls,
+			e->inst, e->gt);
+		fprintf(f, ",\"active_ticks\":%llu,\"total_ticks\":%llu",
+			(unsigned long long)e->active,
+			(unsigned long long)e->total);
+		json_opt_u64(f, "delta_active", e->ok, e->d_active);
+		json_opt_u64(f, "delta_total", e->ok, e->d_total);
+		if (e->ok)
+			fprintf(f, ",\"busy\":%.4f}", e->pct);
+		else
+			fputs(",\"busy\":null}", f);
+	}
+	fputs("]}\n", f);
+}
+
 void print_json(FILE *f, const struct drm_scan *s, const struct view_opts *o,
 		unsigned long iter)
 {
 	struct drm_client **v;
 	size_t n = view_clients(s, o, &v), i, j, k;
+	unsigned long long rt_ms;
 	struct timespec rt;
 
 	clock_gettime(CLOCK_REALTIME, &rt);
+	rt_ms = (unsigned long long)rt.tv_sec * 1000 + rt.tv_nsec / 1000000;
+	for (i = 0; s->pmu && i < s->pmu->ndevs; i++) {
+		const struct pmu_dev *d = s->pmu->devs[i];
+
+		if (d->status != PMU_NONE && pmu_dev_match(d, o->filter, v, n))
+			print_json_pmu(f, d, iter, rt_ms);
+	}
 	for (i = 0; i < n; i++) {
 		const struct drm_client *c = v[i];
 
 		fprintf(f,
-			"{\"refresh\":%lu,\"timestamp_ns\":%llu,\"realtime_ms\":%llu,\"device\":",
-			iter, (unsigned long long)c->ts_ns,
-			(unsigned long long)rt.tv_sec * 1000 +
-			rt.tv_nsec / 1000000);
+			"{\"refresh\":%lu,\"record\":\"client\",\"timestamp_ns\":%llu,\"realtime_ms\":%llu,\"device\":",
+			iter, (unsigned long long)c->ts_ns, rt_ms);
 		json_str(f, c->devname);
 		fprintf(f, ",\"driver\":");
 		json_str(f, c->info.driver);
@@ -532,11 +640,67 @@ static void prom_memory(FILE *f, const struct drm_client *c)
 	}
 }
 
+static const struct {
+	const char *name, *type, *help;
+} prom_pmu_metrics[] = {
+	{
+		"drmtop_engine_pmu_up", "gauge",
+		"1 if the engine metrics of the device's PMU are read, 0 if not (no permission, driver unbound, ...).",
+	}, {
+		"drmtop_engine_active_ticks_total", "counter",
+		"Ticks of the device's reference clock during which the engine instance was busy (PMU event engine-active-ticks).",
+	}, {
+		"drmtop_engine_total_ticks_total", "counter",
+		"Ticks of the device's reference clock elapsed (PMU event engine-total-ticks).",
+	}, {
+		"drmtop_engine_utilization_ratio", "gauge",
+		"Busyness of the engine instance over the last refresh interval from its PMU, 1 = 100%; absent when undefined.",
+	},
+};
+
+static void prom_pmu(FILE *f, const struct pmu_dev *d, unsigned int m)
+{
+	char cls[16];
+	size_t i;
+
+	if (m == 0) {
+		fprintf(f, "%s{device=\"", prom_pmu_metrics[m].name);
+		prom_str(f, d->name);
+		fputs("\",driver=\"", f);
+		prom_str(f, d->driver ? d->driver : "");
+		fputs("\",pmu=\"", f);
+		prom_str(f, d->pmu);
+		fprintf(f, "\"} %d\n", d->status == PMU_OK);
+		return;
+	}
+	for (i = 0; d->status == PMU_OK && i < d->neng; i++) {
+		const struct pmu_engine *e = &d->eng[i];
+
+		if (m == 3 && !e->ok)
+			continue;
+		fprintf(f, "%s{device=\"", prom_pmu_metrics[m].name);
+		prom_str(f, d->name);
+		fputs("\",driver=\"", f);
+		prom_str(f, d->driver ? d->driver : "");
+		fputs("\",pmu=\"", f);
+		prom_str(f, d->pmu);
+		fprintf(f, "\",class=\"%s\",instance=\"%u\",gt=\"%u\"} ",
+			pmu_class_name(e->cls, cls, sizeof(cls)), e->inst,
+			e->gt);
+		if (m == 3)
+			fprintf(f, "%.6f\n", e->pct / 100.0);
+		else
+			fprintf(f, "%llu\n", (unsigned long long)
+				(m == 1 ? e->active : e->total));
+	}
+}
+
 void print_prometheus(FILE *f, const struct drm_scan *s,
 		      const struct view_opts *o)
 {
 	struct drm_client **v;
 	size_t n = view_clients(s, o, &v), i;
+	unsigned int pm;
 	int m;
 
 	for (m = P_NS; m <= P_MEM; m++) {
@@ -548,6 +712,18 @@ void print_prometheus(FILE *f, const struct drm_scan *s,
 				prom_memory(f, v[i]);
 			else
 				prom_engines(f, v[i], m);
+		}
+	}
+	for (pm = 0; pm < ARRAY_SIZE(prom_pmu_metrics); pm++) {
+		fprintf(f, "# HELP %s %s\n# TYPE %s %s\n",
+			prom_pmu_metrics[pm].name, prom_pmu_metrics[pm].help,
+			prom_pmu_metrics[pm].name, prom_pmu_metrics[pm].type);
+		for (i = 0; s->pmu && i < s->pmu->ndevs; i++) {
+			const struct pmu_dev *d = s->pmu->devs[i];
+
+			if (d->status != PMU_NONE &&
+			    pmu_dev_match(d, o->filter, v, n))
+				prom_pmu(f, d, pm);
 		}
 	}
 	fprintf(f,

@@ -24,6 +24,15 @@ const struct client_engine *client_engine(const struct drm_client *c,
 					  const char *name);
 void fmt_bytes(char *buf, size_t size, uint64_t v);
 
+struct pmu_dev;
+/*
+ * Whether the engine header of d is shown with filter f: without a
+ * filter, when one of the shown clients v[n] is on d, or when the filter
+ * names d or its driver (or a text matches them).
+ */
+bool pmu_dev_match(const struct pmu_dev *d, const char *f,
+		   struct drm_client *const *v, size_t n);
+
 void print_batch(FILE *f, const struct drm_scan *s, const struct view_opts *o,
 		 unsigned long iter);
 void print_json(FILE *f, const struct drm_scan *s, const struct view_opts *o,

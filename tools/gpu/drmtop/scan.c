@@ -261,12 +261,12 @@ static const char *make_key(struct drm_scan *s, const struct fdinfo *fi,
  * "simgpu.0" or "fd4400000.gpu") so that card and render nodes of the same
  * device group together. NULL when sysfs does not know the node.
  */
-static char *sysfs_devname(dev_t rdev)
+static char *sysfs_devname(const struct drm_scan *s, dev_t rdev)
 {
-	char path[64], link[512], *base;
+	char path[4096], link[512], *base;
 	ssize_t n;
 
-	snprintf(path, sizeof(path), "/sys/dev/char/%u:%u/device",
+	snprintf(path, sizeof(path), "%s/dev/char/%u:%u/device", s->sys_root,
 		 major(rdev), minor(rdev));
 	n = readlink(path, link, sizeof(link) - 1);
 	if (n <= 0)
@@ -289,7 +289,7 @@ static struct drm_client *client_new(struct drm_scan *s, char *key,
 	if (fi->pdev)
 		c->devname = strdup(fi->pdev);
 	else if (s->use_sysfs)
-		c->devname = sysfs_devname(rdev);
+		c->devname = sysfs_devname(s, rdev);
 	if (!c->devname &&
 	    asprintf(&c->devname, "%s%u", minor(rdev) >= 128 ? "renderD" : "card",
 		     minor(rdev)) < 0)
@@ -833,6 +833,11 @@ struct drm_scan *drm_scan_new(const char *proc_root)
 	}
 	/* device numbers of a fake tree mean nothing to this system's sysfs */
 	s->use_sysfs = !strcmp(proc_root, "/proc") || !strcmp(proc_root, "/proc/");
+	if (s->use_sysfs && drm_scan_set_sys_root(s, "/sys")) {
+		drm_scan_free(s);
+		errno = ENOMEM;
+		return NULL;
+	}
 	s->procfs = !fstatfs(s->rootfd, &sfs) && sfs.f_type == PROC_SUPER_MAGIC;
 	/*
 	 * Every fdinfo file kept open is a descriptor: take what the hard
@@ -859,6 +864,18 @@ struct drm_scan *drm_scan_new(const char *proc_root)
 	return s;
 }
 
+int drm_scan_set_sys_root(struct drm_scan *s, const char *root)
+{
+	char *r = strdup(root);
+
+	if (!r)
+		return -ENOMEM;
+	free(s->sys_root);
+	s->sys_root = r;
+	s->use_sysfs = true;
+	return 0;
+}
+
 void drm_scan_free(struct drm_scan *s)
 {
 	size_t i;
@@ -877,5 +894,6 @@ void drm_scan_free(struct drm_scan *s)
 	if (s->rootfd >= 0)
 		close(s->rootfd);
 	free(s->proc_root);
+	free(s->sys_root);
 	free(s);
 }

@@ -14,6 +14,8 @@
 
 #define DRM_MAJOR 226
 
+struct pmu_set;
+
 struct drm_fdref {
 	pid_t pid;
 	int fd;
@@ -45,7 +47,9 @@ struct drm_client {
 struct drm_scan {
 	char *proc_root;
 	int rootfd;
-	bool use_sysfs;		/* name pdev-less devices from /sys/dev/char */
+	bool use_sysfs;		/* name pdev-less devices from sys_root/dev/char */
+	char *sys_root;		/* "/sys", or --sys-root */
+	struct pmu_set *pmu;	/* engines of the devices' PMUs (the caller's), or NULL */
 	bool procfs;		/* proc_root is a procfs mount */
 	unsigned int nheld, max_held;	/* fdinfo files kept open */
 
@@ -91,6 +95,9 @@ enum drm_scan_mode {
 
 /* Returns 0 or -errno if the proc root cannot be listed. */
 int drm_scan_refresh(struct drm_scan *s, enum drm_scan_mode mode);
+
+/* Read sysfs from root: device names and PMUs (for tests). -ENOMEM or 0. */
+int drm_scan_set_sys_root(struct drm_scan *s, const char *root);
 
 /* Parse a /dev/dri/ node name (card0, renderD128) into a dev_t. */
 bool drm_node_to_rdev(const char *name, dev_t *rdev);

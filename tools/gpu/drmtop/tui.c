@@ -9,11 +9,14 @@
 #include <wchar.h>
 
 #include "output.h"
+#include "pmu.h"
 #include "scan.h"
 #include "tui.h"
 
 #define BAR_W 10
 #define CELL_W (BAR_W + 10)	/* "[" bar "] " "100.0%" "!" */
+#define ENG_BAR_W 7
+#define ENG_W (ENG_BAR_W + 19)	/* name " [" bar "] " "100.0%" "!" */
 
 struct strv {
 	char **v;
@@ -113,6 +116,51 @@ static void draw_cell(int y, int x, const struct client_engine *e)
 	}
 }
 
+/* The engine header of a device: its PMU's engines, or why there are none. */
+static int draw_engines(int y, int maxy, const struct drm_scan *s,
+			const char *devname, enum str_esc esc)
+{
+	const struct pmu_dev *d = pmu_find_dev(s->pmu, devname);
+	int i, fill, per_line = (COLS - 2) / ENG_W > 0 ? (COLS - 2) / ENG_W : 1;
+	char name[32];
+	size_t j;
+
+	if (!s->pmu || y >= maxy)
+		return y;
+	if (!d || d->status != PMU_OK) {
+		attron(A_DIM);
+		move(y, 2);
+		if (d && d->msg) {
+			put_str(d->msg, cols_left(), 0, esc);
+		} else {
+			addstr("no PMU with engine-active-ticks for ");
+			put_str(devname, cols_left(), 0, esc);
+		}
+		attroff(A_DIM);
+		return y + 1;
+	}
+	for (j = 0; j < d->neng && y < maxy; j++) {
+		const struct pmu_engine *e = &d->eng[j];
+
+		move(y, 2 + (int)(j % per_line) * ENG_W);
+		pmu_engine_name(e, name, sizeof(name));
+		put_str(name, 8, 9, esc);
+		addch('[');
+		fill = e->ok ? (int)((e->pct > 100 ? 100 : e->pct) *
+				     ENG_BAR_W / 100.0 + 0.5) : 0;
+		for (i = 0; i < ENG_BAR_W; i++)
+			addch(i < fill ? '|' : ' ');
+		addch(']');
+		if (e->ok && e->pct < 1000)
+			printw(" %5.1f%%%s", e->pct, e->pct > 100 ? "!" : "");
+		else
+			printw(e->ok ? " >999%%!" : "      -");
+		if (j % per_line == (size_t)per_line - 1 || j + 1 == d->neng)
+			y++;
+	}
+	return y;
+}
+
 static void draw_help(void)
 {
 	static const char *const lines[] = {
@@ -132,6 +180,8 @@ static void draw_help(void)
 		"100% (reported by the driver, not clamped).",
 		"MEM = sum of drm-total-<region> (or legacy drm-memory-<region>),",
 		"RES = sum of drm-resident-<region>.",
+		"Under a device's name: the busyness of each engine instance from",
+		"its perf PMU (engine-active-ticks / engine-total-ticks), or why not.",
 	};
 	size_t i;
 
@@ -154,6 +204,11 @@ static void draw(struct drm_scan *s, const struct view_opts *vo, double delay,
 	erase();
 	for (i = 0; i < n; i++)
 		strv_add_unique(&devs, v[i]->devname);
+	/* devices with a PMU and no client shown come last */
+	for (i = 0; s->pmu && i < s->pmu->ndevs; i++)
+		if (s->pmu->devs[i]->status != PMU_NONE &&
+		    pmu_dev_match(s->pmu->devs[i], vo->filter, v, n))
+			strv_add_unique(&devs, s->pmu->devs[i]->name);
 	attron(A_REVERSE);
 	mvprintw(y, 0, "drmtop  clients %zu  devices %zu  delay %.1fs  sort ",
 		 n, devs.n, delay);
@@ -174,12 +229,16 @@ static void draw(struct drm_scan *s, const struct view_opts *vo, double delay,
 		attroff(A_BOLD);
 		y++;
 	}
-	if (!n)
+	if (!n) {
 		mvprintw(y + 1, 2, "No DRM clients%s.",
 			 vo->filter ? " match the filter" : " found");
+		y += 2;
+	}
 
 	for (d = 0; d < devs.n && y < maxy; d++) {
-		const char *driver = NULL;
+		const struct pmu_dev *pd = pmu_find_dev(s->pmu, devs.v[d]);
+		const char *driver = pd && pd->driver ? pd->driver : "?";
+		bool clients = false;
 		int ncols;
 
 		engs.n = 0;
@@ -187,6 +246,7 @@ static void draw(struct drm_scan *s, const struct view_opts *vo, double delay,
 			if (strcmp(v[i]->devname, devs.v[d]))
 				continue;
 			driver = v[i]->info.driver;
+			clients = true;
 			for (j = 0; j < v[i]->neng; j++)
 				if (v[i]->eng[j].cur)
 					strv_add_unique(&engs, v[i]->eng[j].name);
@@ -202,6 +262,9 @@ static void draw(struct drm_scan *s, const struct view_opts *vo, double delay,
 		put_str(driver, cols_left(), 0, esc);
 		addch(')');
 		attroff(A_BOLD);
+		y = draw_engines(y, maxy, s, devs.v[d], esc);
+		if (!clients)
+			continue;
 		attron(A_UNDERLINE);
 		mvprintw(y, 0, "%8s %-15s", "PID", "COMM");
 		for (j = 0; j < engs.n && (int)j < ncols; j++)
@@ -306,6 +369,7 @@ int tui_run(struct drm_scan *s, double delay, char **filter, char **sort,
 				free(cols.v);
 				return 1;
 			}
+			pmu_refresh(s->pmu, s->last_was_full);
 			next = t + (uint64_t)(delay * 1e9);
 		}
 		if (help)

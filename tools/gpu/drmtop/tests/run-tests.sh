@@ -531,6 +531,137 @@ else
 	ok "escape tui: # SKIP script(1) not available"
 fi
 
+# --- engine busyness from the PMU of a device, over a fake sysfs tree ---
+# This host's perf_event_open() does not know the fake PMU type: ENOENT
+# (or EACCES/EPERM where perf is not allowed). drmtop must say so in one
+# line, once, and go on with fdinfo; the figures of a PMU that answers
+# are tested by the unit tests, with perf_event_open() replaced.
+S=$T/sys
+mkdev() { # DEVICE MINOR: a platform device of simgpu with a render node
+	mkdir -p "$S/devices/platform/$1/drm/renderD$2" "$S/class/drm" \
+		"$S/dev/char" "$S/bus/platform/drivers/simgpu"
+	ln -s ../../../bus/platform/drivers/simgpu "$S/devices/platform/$1/driver"
+	ln -s ../../../$1 "$S/devices/platform/$1/drm/renderD$2/device"
+	ln -s ../../devices/platform/$1/drm/renderD$2 "$S/class/drm/renderD$2"
+	ln -s ../../devices/platform/$1/drm/renderD$2 "$S/dev/char/226:$2"
+}
+mkpmu() { # DEVICE NAME: simgpu's PMU under the device
+	d=$S/devices/platform/$1/$2
+	mkdir -p "$d/format" "$d/events" "$S/bus/event_source/devices"
+	echo 4242 >"$d/type"
+	echo 0 >"$d/cpumask"
+	echo config:0-11 >"$d/format/event"
+	echo config:12-19 >"$d/format/engine_instance"
+	echo config:20-27 >"$d/format/engine_class"
+	echo config:60-63 >"$d/format/gt"
+	echo event=0x02 >"$d/events/engine-active-ticks"
+	echo event=0x03 >"$d/events/engine-total-ticks"
+	ln -s "../../../devices/platform/$1/$2" "$S/bus/event_source/devices/$2"
+}
+mkdev simgpu.0 128
+mkpmu simgpu.0 simgpu_0
+mkdev simgpu.1 129
+mkpmu simgpu.1 "$(printf 'evil\033[2J')"
+Q=$T/pmuproc
+mkdir -p "$Q/60/fd" "$Q/60/fdinfo" "$Q/sys/kernel"
+echo 2 >"$Q/sys/kernel/perf_event_paranoid"
+echo app >"$Q/60/comm"
+ln -s /dev/dri/renderD128 "$Q/60/fd/3"
+printf 'drm-driver:\tsimgpu\ndrm-client-id:\t3\ndrm-engine-rcs:\t10 ns\n' >"$Q/60/fdinfo/3"
+PMSG='engine header from PMU off'
+timeout -s KILL 30 $TOP -b -n 6 -d 0.02 -p "$Q" -S "$S" >"$T/pb" 2>"$T/e"
+rc=$?
+sed 's/^/# /' "$T/e"
+t "pmu batch: exit 0 (exit $rc)" test $rc -eq 0
+t "pmu batch: no sanitizer report" clean "$T/e"
+t "pmu batch: the client is on the device named by --sys-root" \
+	test "$(grep -c '^simgpu.0 simgpu client=3 pids=60 comm=app rcs=' "$T/pb")" -eq 6
+t "pmu batch: one line on stderr per PMU not read, once in 6 refreshes" \
+	test "$(grep -c "^drmtop: PMU simgpu_0: .*, $PMSG\$" "$T/e")" -eq 1 -a \
+	"$(grep -c "^drmtop: PMU evil.x1b.2J: .*, $PMSG\$" "$T/e")" -eq 1 -a \
+	"$(wc -l <"$T/e")" -eq 2
+t "pmu batch: a PMU name from sysfs is escaped" no_ctl "$T/e"
+t "pmu batch: nothing of the PMUs on stdout" lacks "$T/pb" "PMU"
+
+timeout -s KILL 30 $TOP --json -n 1 -p "$Q" -S "$S" >"$T/pj" 2>"$T/e"
+rc=$?
+t "pmu json: exit 0 (exit $rc)" test $rc -eq 0
+python3 - "$T/pj" >"$T/py" 2>&1 <<'EOPY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert [r["record"] for r in rows] == ["device", "device", "client"], rows
+d = rows[0]
+assert d["device"] == "simgpu.0" and d["driver"] == "simgpu", d
+assert d["pmu"] == "simgpu_0" and d["engines"] == [], d
+assert d["status"] in ("no-engines", "no-permission", "error"), d
+assert d["message"].startswith("PMU simgpu_0: "), d
+assert rows[1]["pmu"] == "evil\x1b[2J", rows[1]
+assert rows[2]["device"] == "simgpu.0" and rows[2]["pids"] == [60], rows[2]
+print("json ok")
+EOPY
+t "pmu json: a device record per PMU, status and message, before the client" \
+	has "$T/py" "json ok"
+grep -v 'json ok' "$T/py" | sed 's/^/# /'
+
+timeout -s KILL 30 $TOP --prometheus -n 1 -p "$Q" -S "$S" >"$T/pp" 2>"$T/e"
+rc=$?
+t "pmu prometheus: exit 0 (exit $rc)" test $rc -eq 0
+t "pmu prometheus: drmtop_engine_pmu_up 0" has "$T/pp" \
+	'drmtop_engine_pmu_up{device="simgpu.0",driver="simgpu",pmu="simgpu_0"} 0'
+t "pmu prometheus: HELP and TYPE of the engine metrics" has "$T/pp" \
+	"# TYPE drmtop_engine_utilization_ratio gauge"
+t "pmu prometheus: every sample line is well formed" \
+	test -z "$(grep -v '^#' "$T/pp" |
+		grep -Ev '^[a-z_]+(\{([a-z_]+="[^"]*",?)+\})? [0-9.]+$')"
+
+$TOP -b -n 1 -p "$Q" -S "$T/nope" >/dev/null 2>"$T/e"
+t "pmu: a missing --sys-root is an error (exit 1)" test $? -eq 1 -a -s "$T/e"
+$TOP --help >"$T/h" 2>&1
+t "pmu: --help documents --sys-root and the engine metrics" test \
+	"$(grep -c 'sys-root\|drmtop_engine_active_ticks_total' "$T/h")" -ge 2
+
+# The real perf_event_open() and group read: the software PMU (type 1)
+# stands in, its events 2 and 3 (page faults, context switches) as active
+# and total ticks; other classes, instances and gts have configs it
+# answers with ENOENT. Skipped where perf is not allowed.
+echo 1 >"$S/devices/platform/simgpu.0/simgpu_0/type"
+timeout -s KILL 30 $TOP -b -n 2 -d 0.1 -p "$Q" -S "$S" >"$T/pl" 2>"$T/e"
+rc=$?
+if grep -q "PMU simgpu_0: no permission\|PMU simgpu_0: perf_event_open" "$T/e"; then
+	ok "pmu live: # SKIP $(grep 'PMU simgpu_0' "$T/e")"
+else
+	t "pmu live: exit 0, no sanitizer report (exit $rc)" \
+		test $rc -eq 0 -a -z "$(grep 'Sanitizer\|runtime error' "$T/e")"
+	L='^simgpu.0 simgpu pmu=simgpu_0 rcs0=([0-9.]+%!?|-)$'
+	t "pmu live: one engine, rcs0, before the client on each refresh" \
+		test "$(grep -Ec "$L" "$T/pl")" -eq 2 -a \
+		"$(sed -n '2p;5p' "$T/pl" | cut -d' ' -f3 | uniq)" = pmu=simgpu_0
+fi
+echo 4242 >"$S/devices/platform/simgpu.0/simgpu_0/type"
+
+if command -v script >/dev/null 2>&1; then
+	(sleep 1; printf 'q') | TERM=vt100 timeout -s KILL 30 script -qfec \
+		"stty cols 80 rows 24; $TOP -p $Q -S $S -d 0.2 2>$T/tui.err" \
+		"$T/tuip.log" >/dev/null 2>&1
+	rc=$?
+	t "pmu tui: exit 0 (exit $rc)" test $rc -eq 0
+	t "pmu tui: says in one line that the PMU is not read" \
+		grep -q "PMU simgpu_0: .*, $PMSG" "$T/tuip.log"
+	t "pmu tui: the device without a client is shown for its PMU" \
+		has "$T/tuip.log" 'PMU evil\x1b[2J: '
+	t "pmu tui: the client is listed" has "$T/tuip.log" "app"
+	t "pmu tui: no sanitizer report" clean "$T/tui.err"
+	rm "$S/devices/platform/simgpu.0/simgpu_0/events/engine-total-ticks"
+	rm -r "$S/devices/platform/simgpu.1"
+	(sleep 1; printf 'q') | TERM=vt100 timeout -s KILL 30 script -qfec \
+		"stty cols 80 rows 24; $TOP -p $Q -S $S -d 0.2 2>$T/tui.err" \
+		"$T/tuin.log" >/dev/null 2>&1
+	t "pmu tui: a PMU without engine-total-ticks is no PMU, said in one line" \
+		has "$T/tuin.log" "no PMU with engine-active-ticks for simgpu.0"
+else
+	ok "pmu tui: # SKIP script(1) not available"
+fi
+
 # --- bench helper on 1000 pids x 2 DRM fds ---
 ./drmtop-bench --make-tree "$T/bench" --pids 1000 --fds 2
 t "bench: fake tree of 1000 pids created" test "$(ls "$T/bench" | wc -l)" -eq 1000

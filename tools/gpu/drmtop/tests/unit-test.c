@@ -1096,6 +1096,71 @@ static void ok_msg(struct pmu_set *ps, const char *dev, enum pmu_status st,
 	   what, d && d->msg ? d->msg : "?");
 }
 
+/* what output.c prints of s, in a string to free */
+static char *output(const struct drm_scan *s, int mode)
+{
+	struct view_opts vo = { NULL, NULL, false };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (mode == 0)
+		print_batch(f, s, &vo, 2);
+	else if (mode == 1)
+		print_json(f, s, &vo, 2);
+	else
+		print_prometheus(f, s, &vo);
+	fclose(f);
+	return text;
+}
+
+static void test_pmu_output(struct pmu_set *ps, const char *proc)
+{
+	struct drm_scan *s = drm_scan_new(proc);
+	bool m1, m2, m3, m4;
+	char *text;
+
+	if (!s) {
+		ok(0, "scan of %s", proc);
+		return;
+	}
+	s->pmu = ps;
+	drm_scan_refresh(s, DRM_SCAN_FULL);
+	text = output(s, 0);
+	m1 = strstr(text,
+		    "\nsimgpu.0 simgpu pmu=simgpu_0 rcs0=50.0% bcs0=- vcs0=- vcs1=- vecs0=- ccs0=- ccs1=- ccs2=- ccs3=0.0%\n");
+	ok(m1 && !strstr(text, "simgpu_2"),
+	   "batch: a line per device whose PMU is read, '-' if no tick passed");
+	free(text);
+
+	text = output(s, 1);
+	m1 = strstr(text, "{\"refresh\":2,\"record\":\"device\",");
+	m2 = strstr(text,
+		    "\"device\":\"simgpu.0\",\"driver\":\"simgpu\",\"pmu\":\"simgpu_0\",\"status\":\"ok\",\"message\":null,\"engines\":[{\"name\":\"rcs0\",\"class\":\"rcs\",\"class_id\":0,\"instance\":0,\"gt\":0,\"active_ticks\":2000,\"total_ticks\":4000,\"delta_active\":500,\"delta_total\":1000,\"busy\":50.0000}");
+	ok(m1 && m2, "json: device record with its engines");
+	m1 = strstr(text,
+		    "\"status\":\"bad-sysfs\",\"message\":\"PMU simgpu_3: malformed events/engine-active-ticks: 'event=\\u001b[2J', ");
+	ok(m1 && !strstr(text, "simgpu.1"),
+	   "json: status and escaped message; no record without a PMU");
+	free(text);
+
+	text = output(s, 2);
+	m1 = strstr(text,
+		    "\ndrmtop_engine_utilization_ratio{device=\"simgpu.0\",driver=\"simgpu\",pmu=\"simgpu_0\",class=\"rcs\",instance=\"0\",gt=\"0\"} 0.500000\n");
+	m2 = strstr(text,
+		    "\ndrmtop_engine_active_ticks_total{device=\"0000:03:00.0\",driver=\"xe\",pmu=\"xe_0000_03_00.0\",class=\"vcs\",instance=\"5\",gt=\"0\"} 0\n");
+	m3 = strstr(text,
+		    "\ndrmtop_engine_total_ticks_total{device=\"simgpu.0\",driver=\"simgpu\",pmu=\"simgpu_0\",class=\"ccs\",instance=\"3\",gt=\"0\"} 3000\n");
+	m4 = strstr(text,
+		    "\ndrmtop_engine_pmu_up{device=\"simgpu.2\",driver=\"simgpu\",pmu=\"simgpu_2\"} 0\n");
+	ok(m1 && m2 && m3 && m4 &&
+	   strstr(text, "# TYPE drmtop_engine_active_ticks_total counter\n"),
+	   "prometheus: ticks, ratio and pmu_up metrics");
+	free(text);
+	s->pmu = NULL;
+	drm_scan_free(s);
+}
+
 static void test_pmu(void)
 {
 	char sys[300], proc[300];
@@ -1174,6 +1239,7 @@ static void test_pmu(void)
 	e = pmu_eng(pmu_find_dev(ps, "simgpu.0"), 4, 3);
 	ok(e && e->ok && e->pct == 0 && e->active == 2000,
 	   "ccs3: idle, 0%%; rediscovery keeps open PMUs open");
+	test_pmu_output(ps, proc);
 	pmu_set_free(ps);
 
 	/* errors of perf_event_open() */
