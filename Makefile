@@ -2,10 +2,12 @@
 #
 # simgpu: a kernel patch series kept as an overlay of a Linux 6.12 tree.
 #
-#   make run          build, boot simgpu in UML, run a workload, show fdinfo
+#   make run          build, boot simgpu in UML and x86_64, run a load, show
+#                     fdinfo, drmtop and perf stat of the PMU
 #   make check        every test and static check; last line "N passed, N failed"
 #   make vm-run CMD='...' [BOOTARGS='...']
 #   make qemu-run CMD='...' [BOOTARGS='...']  the same in an x86_64 SMP guest
+#   make qemu-debug-run CMD='...'  ... whose kernel has KASAN, lockdep, kmemleak
 #   make series       git format-patch series in build/series/
 #   make series-check build and run KUnit after each patch of the series
 #   make bench        benchmarks, one "bench: ..." line per figure
@@ -33,17 +35,19 @@ VMLINUX		:= $(UML_OUT)/linux
 HOST_PKGS	:= build-essential bc bison flex libelf-dev libssl-dev \
 		   libncurses-dev pkg-config python3 git patch sparse \
 		   coccinelle perl valgrind rsync kmod qemu-system-x86 \
-		   gcc-s390x-linux-gnu gcc-i686-linux-gnu
+		   gcc-s390x-linux-gnu gcc-i686-linux-gnu linux-perf
 
-export REPO BUILD SRC UML_OUT KUNIT_OUT BIN JOBS KERNEL_SRC VMLINUX BZIMAGE
+export REPO BUILD SRC UML_OUT KUNIT_OUT BIN JOBS KERNEL_SRC VMLINUX BZIMAGE \
+	BZIMAGE_DEBUG
 
 .PHONY: all run check vm-run kernel src deps base tools series series-check \
-	bench qemu-kernel qemu-run kunit headers clean distclean help fuzz
+	bench qemu-kernel qemu-run qemu-debug-kernel qemu-debug-run kunit \
+	headers clean distclean help fuzz
 
 all: kernel tools
 
 help:
-	@sed -n '3,16p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,18p' Makefile | sed 's/^# \{0,1\}//'
 
 # --- host packages -----------------------------------------------------------
 # install-pkgs STAMP, PACKAGES: install what is missing (as root), then touch
@@ -156,8 +160,14 @@ export CMD BOOTARGS
 vm-run: kernel tools
 	@$(REPO)/devtools/vm-run.sh $(VMLINUX) $(BIN) "$$CMD" "$$BOOTARGS"
 
-run: kernel tools
+# The demo in both guests: UML (one CPU, no perf events), then the x86_64
+# guest, where perf stat reads simgpu's PMU beside drmtop's engine header.
+run: kernel qemu-kernel tools
+	@echo "=== the UML guest"
 	@$(REPO)/devtools/vm-run.sh $(VMLINUX) $(BIN) \
+		'sh $(REPO)/devtools/demo.sh' "$$BOOTARGS"
+	@echo "=== the x86_64 guest, two vCPUs, with perf events"
+	@$(REPO)/devtools/vm-run.sh $(BZIMAGE) $(BIN) \
 		'sh $(REPO)/devtools/demo.sh' "$$BOOTARGS"
 
 # The uAPI fuzzer of the selftests, longer than in "make check" and with a
@@ -194,11 +204,14 @@ kunit: src
 			exit 1; \
 	done
 
-check: kernel qemu-kernel tools
+# The selftests on two CPUs run in the x86_64 guest with debugging options;
+# the one without them is for the benchmarks only.
+check: kernel qemu-debug-kernel tools
 	@$(REPO)/devtools/check.sh
 
-# --- the SMP guest: x86_64, two vCPUs, no debugging options, in QEMU --------
-# For the benchmarks, and for the selftests on more than one CPU.
+# --- the SMP guests: x86_64, two vCPUs, in QEMU ------------------------------
+# build/x86, no debugging options: for the benchmarks (make bench) and
+# make qemu-run.
 X86_OUT		:= $(BUILD)/x86
 XMAKE		:= $(MAKE) -s -C $(SRC) O=$(X86_OUT) ARCH=x86_64 -j$(JOBS)
 BZIMAGE		:= $(X86_OUT)/arch/x86/boot/bzImage
@@ -212,6 +225,29 @@ qemu-kernel: src $(X86_OUT)/.config
 
 qemu-run: qemu-kernel tools
 	@$(REPO)/devtools/vm-run.sh $(BZIMAGE) $(BIN) "$$CMD" "$$BOOTARGS"
+
+# build/x86-debug, the same kernel with KASAN, lockdep, kmemleak and
+# DEBUG_OBJECTS (x86_64-debug.config over x86_64.config) and simgpu as a
+# module, installed in mod/ like UML's: for the selftests on two CPUs
+# (make check) and make qemu-debug-run.
+X86_DEBUG_OUT	:= $(BUILD)/x86-debug
+XDMAKE		:= $(MAKE) -s -C $(SRC) O=$(X86_DEBUG_OUT) ARCH=x86_64 -j$(JOBS)
+BZIMAGE_DEBUG	:= $(X86_DEBUG_OUT)/arch/x86/boot/bzImage
+
+$(X86_DEBUG_OUT)/.config: $(REPO)/devtools/x86_64.config \
+			  $(REPO)/devtools/x86_64-debug.config | src
+	@$(REPO)/devtools/make-config.sh $(SRC) $(X86_DEBUG_OUT) x86_64 \
+		tinyconfig $^
+
+qemu-debug-kernel: src $(X86_DEBUG_OUT)/.config
+	@echo "  BUILD   $(BZIMAGE_DEBUG)"
+	@$(XDMAKE) bzImage modules
+	@$(XDMAKE) modules_install INSTALL_MOD_PATH=$(X86_DEBUG_OUT)/mod \
+		>/dev/null
+
+qemu-debug-run: qemu-debug-kernel tools
+	@$(REPO)/devtools/vm-run.sh $(BZIMAGE_DEBUG) $(BIN) "$$CMD" \
+		"$$BOOTARGS"
 
 # The benchmarks run twice: in the UML guest of the tests (one CPU, the
 # debugging kernel; 1,000 processes holding simgpu fds need mem=1G) and in

@@ -3,7 +3,7 @@
 #
 # check.sh: every test and static check of the project, run by "make check"
 # (which exports REPO BUILD SRC UML_OUT KUNIT_OUT BIN JOBS KERNEL_SRC
-# VMLINUX BZIMAGE and has built both kernels and the tools).
+# VMLINUX BZIMAGE_DEBUG and has built both kernels and the tools).
 #
 # Each check prints "ok - NAME" or "not ok - NAME" (with the end of its log);
 # test suites count one check per test case. The last line is
@@ -110,6 +110,16 @@ grep -E 'warning:|error:' "$LOG/sparse-w1.raw" > "$LOG/sparse-w1.log"
 [ $status = 0 ] || cat "$LOG/sparse-w1.raw" >> "$LOG/sparse-w1.log"
 empty "sparse (C=2) and W=1 on $DRV" "$LOG/sparse-w1.log"
 
+# The PMU only builds where there are perf events, which UML has not: the
+# same checks of it in the x86_64 debug kernel's tree.
+make -s -C "$SRC" O="${BZIMAGE_DEBUG%/arch/x86/boot/bzImage}" ARCH=x86_64 \
+	-j"$JOBS" C=2 W=1 "$DRV/simgpu_pmu.o" > "$LOG/sparse-w1-pmu.raw" 2>&1
+status=$?
+grep -E 'warning:|error:' "$LOG/sparse-w1-pmu.raw" > "$LOG/sparse-w1-pmu.log"
+[ $status = 0 ] || cat "$LOG/sparse-w1-pmu.raw" >> "$LOG/sparse-w1-pmu.log"
+empty "sparse (C=2) and W=1 on $DRV/simgpu_pmu.c (x86_64)" \
+	"$LOG/sparse-w1-pmu.log"
+
 # Big endian and 32-bit with highmem, with Debian's cross compilers.
 run "cross builds: s390x (big endian), i386 (highmem), W=1, no warning" \
 	"$REPO/devtools/cross-check.sh"
@@ -176,12 +186,13 @@ for d in tools/gpu/drmtop; do
 done
 
 # --- Selftests in the VMs; vm-run fails on any kernel report.
-# Skips that make check expects: the x86_64 kernel has no kmemleak, and the
-# counter wrap test needs a 1 GHz clock (run on its own below); UML has no
-# memory cgroups, which the x86_64 kernel has for the memory test. Any other
-# skip means simgpu or a tool is missing, and fails.
-KSFT_SKIPS_COMMON='no /sys/kernel/debug/kmemleak|needs simgpu\.refclk_hz='
-KSFT_SKIPS_EXPECTED="$KSFT_SKIPS_COMMON|CONFIG_MEMCG not set"
+# Skips that make check expects: the counter wrap test needs a 1 GHz clock
+# (run on its own below); UML has no memory cgroups and no perf events,
+# which the x86_64 kernel has for the memory test and the PMU test. Any
+# other skip means simgpu, a tool or a kernel feature (kmemleak: both
+# kernels have it) is missing, and fails.
+KSFT_SKIPS_COMMON='needs simgpu\.refclk_hz='
+KSFT_SKIPS_EXPECTED="$KSFT_SKIPS_COMMON|CONFIG_MEMCG not set|CONFIG_PERF_EVENTS not set"
 
 # ksft NAME LOG: count the test cases of a kselftest runner's output: each
 # program's "ok N name" lines, nested in it as "# ok N name". A program
@@ -215,35 +226,37 @@ ksft() {
 	fi
 }
 
-# vm_selftests KERNEL LOG WHERE REPORTS: the selftests in a guest, then one
-# check that the guest reported none of REPORTS. Sets status.
+# vm_selftests KERNEL LOG WHERE: the selftests in a guest, then a check
+# that the guest reported no kernel warning, lockdep, KASAN, kmemleak (...)
+# report, and one that vm-run loaded simgpu before the tests and unloaded
+# it after them.
 vm_selftests() {
+	local status
 	"$REPO/devtools/vm-run.sh" "$1" "$BIN" \
 		"sh $REPO/devtools/vm-selftests.sh $SRC" > "$LOG/$2" 2>&1
 	status=$?
 	ksft "selftests in $3" "$LOG/$2"
 	if [ $status = 124 ] || [ $status = 125 ]; then
-		not_ok "$3: no $4" "$LOG/$2"
+		not_ok "$3: no kernel warning, lockdep, KASAN, kmemleak report" \
+			"$LOG/$2"
 	else
-		ok "$3: no $4"
+		ok "$3: no kernel warning, lockdep, KASAN, kmemleak report"
+	fi
+	if [ $status = 125 ] || [ $status = 126 ]; then
+		not_ok "$3: simgpu module loads, and unloads after the tests" \
+			"$LOG/$2"
+	else
+		ok "$3: simgpu module loads, and unloads after the tests"
 	fi
 }
 
-vm_selftests "$VMLINUX" vm-selftests.log "the VM" \
-	"kernel warning, lockdep, KASAN, kmemleak report"
-# vm-run loads simgpu before the tests and unloads it after them.
-if [ $status = 125 ] || [ $status = 126 ]; then
-	not_ok "VM: simgpu module loads, and unloads after the tests" \
-		"$LOG/vm-selftests.log"
-else
-	ok "VM: simgpu module loads, and unloads after the tests"
-fi
+vm_selftests "$VMLINUX" vm-selftests.log "the VM"
 
-# The same selftests on two CPUs: the x86_64 guest (no debugging options,
-# but warnings and BUGs fail the run).
+# The same selftests on two CPUs: the x86_64 guest with the same debugging
+# options (but UBSAN), which has memory cgroups and perf events.
 KSFT_SKIPS_EXPECTED=$KSFT_SKIPS_COMMON
-vm_selftests "$BZIMAGE" smp-selftests.log "the x86_64 guest with 2 CPUs" \
-	"kernel warning or BUG"
+vm_selftests "$BZIMAGE_DEBUG" smp-selftests.log \
+	"the x86_64 debug guest with 2 CPUs"
 
 # The 32-bit CTX_TIMESTAMP wraps every 4.3 s at a 1 GHz reference clock:
 # the harness runs the one test, which must not skip.

@@ -4,14 +4,15 @@
 # vm-run.sh KERNEL BINDIR CMD [BOOTARGS]
 #
 # Boot KERNEL with the host's root filesystem, read-only: a UML kernel over
-# hostfs, or an x86_64 bzImage (devtools/x86_64.config, for the benchmarks)
-# in qemu-system-x86_64 over 9p. Run CMD as root in the current directory
-# with BINDIR first on PATH, stream its output and exit with its status. A
-# kernel warning, BUG, KASAN, lockdep, UBSAN or kmemleak report during the
-# run fails the run (status 124) and is printed; a guest that does not
-# finish fails it with status 125.
+# hostfs, or an x86_64 bzImage (build/x86 for the benchmarks,
+# build/x86-debug for the selftests) in qemu-system-x86_64 over 9p. Run CMD
+# as root in the current directory with BINDIR first on PATH, stream its
+# output and exit with its status. A kernel warning, BUG, KASAN, lockdep,
+# UBSAN or kmemleak report during the run fails the run (status 124) and
+# is printed; a guest that does not finish fails it with status 125.
 #
-# When simgpu is a module (installed under KERNEL's directory in mod/), it
+# When simgpu is a module (installed in mod/ of KERNEL's build directory:
+# the directory of a UML kernel, three above arch/x86/boot/bzImage), it
 # is loaded before CMD, with the simgpu.* options of BOOTARGS, and
 # unloaded after it; a failed load or unload fails the run (status 126).
 #
@@ -21,7 +22,11 @@
 # (qemu-system-x86_64).
 set -u
 kernel=$1 bindir=$2 cmd=$3 bootargs=${4:-}
-moddir=$(cd "$(dirname "$kernel")" && pwd)/mod
+case $kernel in
+*/arch/x86/boot/bzImage)
+	moddir=$(cd "${kernel%/arch/x86/boot/bzImage}" && pwd)/mod ;;
+*) moddir=$(cd "$(dirname "$kernel")" && pwd)/mod ;;
+esac
 [ -d "$moddir/lib/modules" ] || moddir=
 
 # Not under /tmp: the guest mounts a tmpfs there.
@@ -97,8 +102,14 @@ case $kernel in
 	# that an exit too.
 	fsdev=local,id=root,path=/,security_model=none,readonly=on,multidevs=remap
 	rootflags=trans=virtio,version=9p2000.L,msize=512000,cache=loose
+	# acpi=noirq: PCI interrupts routed by the BIOS's $PIR table. The
+	# ACPI route, the DSDT's _PRT method, is a loop that in the KASAN
+	# and kmemleak kernel under TCG runs longer than the 30 s ACPICA
+	# allows a loop (AE_AML_LOOP_TIMEOUT), which left virtio-9p, the
+	# root, without an interrupt.
 	append="root=/dev/root rootfstype=9p rootflags=$rootflags ro"
-	append="$append console=ttyS0 panic=-1 init=$vmdir/init quiet $bootargs"
+	append="$append console=ttyS0 panic=-1 acpi=noirq init=$vmdir/init"
+	append="$append quiet $bootargs"
 	set -- "${QEMU:-qemu-system-x86_64}" -nographic -nodefaults \
 		-serial stdio -no-reboot \
 		-accel "${QEMU_ACCEL:-tcg,thread=multi}" \
