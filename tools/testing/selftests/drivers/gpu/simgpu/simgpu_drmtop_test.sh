@@ -159,7 +159,8 @@ PY
 	t $? "drmtop's engine header from the PMU reads each engine's duty"
 else
 	n=$((n + 1))
-	echo "ok $n - drmtop's engine header from the PMU # SKIP no perf events (CONFIG_PERF_EVENTS not set)"
+	echo "ok $n - drmtop's engine header from the PMU" \
+		"# SKIP no perf events (CONFIG_PERF_EVENTS not set)"
 fi
 
 for c in "$rcs" "$ccs"; do
