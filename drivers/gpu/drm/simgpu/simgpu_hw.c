@@ -469,6 +469,33 @@ static void simgpu_hw_engine_advance(struct simgpu_hw_engine *e)
 }
 
 /*
+ * RING_SAMPLE: latch RING_TIMESTAMP and RING_BUSY_TICKS of one instant
+ * without running the engine. The engine's state is constant from e->now
+ * to its next event, so the instant is the current time, or the time of
+ * that event if it is overdue (the engine's timer is late). Sampling thus
+ * never executes commands, raises interrupts or moves the engine's timer
+ * to the sampling CPU: a monitor reading the counters from another CPU
+ * leaves the engine's work where it is.
+ */
+static void simgpu_hw_engine_sample(struct simgpu_hw_engine *e)
+{
+	struct simgpu_hw *hw = e->hw;
+	u64 clock, t = e->now;
+
+	lockdep_assert_held(&e->lock);
+
+	clock = simgpu_hw_clock(hw);
+	if (clock > hw->t0)
+		t = max(t, clock - hw->t0);
+	if (e->running)
+		t = max(e->now, min(t, e->wait_until));
+	e->now = t;
+
+	e->sample_ts = hw->cfg.ts_offset + simgpu_hw_ticks(hw, t);
+	e->sample_busy = simgpu_hw_engine_busy_ticks(e, t);
+}
+
+/*
  * Make sure the engine's timer is queued for the earliest thing to do in
  * real time: call the interrupt handler at once for new reasons, or after
  * SIMGPU_IRQ_RETRY_NS for reasons still pending after a call (@retry), or
@@ -609,6 +636,12 @@ static void simgpu_hw_engine_reset(struct simgpu_hw_engine *e)
 	simgpu_hw_engine_start_next(e, e->now);
 }
 
+/* The registers RING_SAMPLE latches into */
+static bool simgpu_hw_reg_is_sample(u32 reg)
+{
+	return reg >= RING_SAMPLE_TS_LO && reg <= RING_SAMPLE_BUSY_HI;
+}
+
 static u32 simgpu_hw_engine_read(struct simgpu_hw_engine *e, u32 reg)
 {
 	u64 ts;
@@ -686,13 +719,6 @@ static void simgpu_hw_engine_write(struct simgpu_hw_engine *e, u32 reg, u32 val)
 		break;
 	case RING_IRQ_REASON:
 		e->irq_reason &= ~val;
-		break;
-	case RING_SAMPLE:
-		if (val & 1) {
-			e->sample_ts = e->hw->cfg.ts_offset +
-				       simgpu_hw_ticks(e->hw, e->now);
-			e->sample_busy = simgpu_hw_engine_busy_ticks(e, e->now);
-		}
 		break;
 	}
 }
@@ -794,9 +820,14 @@ u32 simgpu_hw_read32(struct simgpu_hw *hw, u32 offset)
 		return 0;
 
 	spin_lock_irqsave(&e->lock, flags);
-	simgpu_hw_engine_advance(e);
-	val = simgpu_hw_engine_read(e, offset & 0xff);
-	simgpu_hw_engine_arm(e, false);
+	if (simgpu_hw_reg_is_sample(offset & 0xff)) {
+		/* Latched: reading them does not run the engine */
+		val = simgpu_hw_engine_read(e, offset & 0xff);
+	} else {
+		simgpu_hw_engine_advance(e);
+		val = simgpu_hw_engine_read(e, offset & 0xff);
+		simgpu_hw_engine_arm(e, false);
+	}
 	spin_unlock_irqrestore(&e->lock, flags);
 
 	return val;
@@ -831,6 +862,12 @@ void simgpu_hw_write32(struct simgpu_hw *hw, u32 offset, u32 val)
 		return;
 
 	spin_lock_irqsave(&e->lock, flags);
+	if ((offset & 0xff) == RING_SAMPLE) {
+		if (val & 1)
+			simgpu_hw_engine_sample(e);
+		spin_unlock_irqrestore(&e->lock, flags);
+		return;
+	}
 	simgpu_hw_engine_advance(e);
 	simgpu_hw_engine_write(e, offset & 0xff, val);
 	/* Run what the write started at the current time, e.g. a WRITE32 */

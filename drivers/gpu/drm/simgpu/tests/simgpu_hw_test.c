@@ -636,7 +636,7 @@ static u64 read_busy_ticks(struct simgpu_hw *hw, u32 id)
  * RING_BUSY_TICKS: the engine's sum of its contexts' CTX_TIMESTAMP
  * advances, exactly, across switches, an IDLE (context out), a halt and
  * reset, and past 2^32 ticks; other engines stay at 0. RING_SAMPLE latches
- * it with RING_TIMESTAMP.
+ * it with RING_TIMESTAMP, without running the engine.
  */
 static void simgpu_hw_test_busy_ticks(struct kunit *test)
 {
@@ -646,6 +646,7 @@ static void simgpu_hw_test_busy_ticks(struct kunit *test)
 	__le32 *paced = batch_begin(t);
 	__le32 *b1000, *hang, *blong;
 	struct simgpu_hw *hw;
+	u64 end;
 
 	/* A: busy 1000, idle 2000, busy 1000 */
 	emit_busy(t, 1000);
@@ -705,6 +706,23 @@ static void simgpu_hw_test_busy_ticks(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_SAMPLE_BUSY_HI),
 			upper_32_bits(5000 + long_ns + 3000));
 	KUNIT_EXPECT_EQ(test, read_busy_ticks(hw, CCS3), 5000 + long_ns + 9000);
+
+	/*
+	 * A sample does not run the engine: with the end of the job overdue,
+	 * it latches the instant of that end, where the engine is
+	 */
+	end = 20000 + 3 * long_ns;
+	clock_set(t, end + 7000);
+	eng_wr(hw, CCS3, RING_SAMPLE, 1);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_SAMPLE_TS_LO),
+			lower_32_bits(end));
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_SAMPLE_TS_HI),
+			upper_32_bits(end));
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_SAMPLE_BUSY_LO),
+			lower_32_bits(5000 + 2 * long_ns));
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_SAMPLE_BUSY_HI),
+			upper_32_bits(5000 + 2 * long_ns));
+	KUNIT_EXPECT_EQ(test, read_busy_ticks(hw, CCS3), 5000 + 2 * long_ns);
 
 	/* Unused and absent engines */
 	KUNIT_EXPECT_EQ(test, read_busy_ticks(hw, SIMGPU_HW_ENGINE_ID(4, 0)), 0);
