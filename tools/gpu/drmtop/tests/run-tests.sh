@@ -308,6 +308,25 @@ wait
 t "drmtop: --filter pid=202 keeps only that client" \
 	test "$(grep -c 'simgpu' "$T/filt")" -eq 2 -a -z "$(grep 'client=7' "$T/filt")"
 
+# --- warnings: a key outside drm- (amdgpu's pasid) is no malformed line,
+# a broken drm- key is ---
+A=$T/amd
+mkdir -p "$A/70/fd" "$A/70/fdinfo" "$A/71/fd" "$A/71/fdinfo"
+echo amdapp >"$A/70/comm"
+echo badapp >"$A/71/comm"
+ln -s /dev/dri/renderD130 "$A/70/fd/3"
+cp "$F/amdgpu.txt" "$A/70/fdinfo/3"
+timeout -s KILL 30 $TOP -b -n 1 -p "$A" >"$T/amd.out" 2>"$T/e"
+t "warnings: amdgpu fixture listed, exit 0" \
+	has "$T/amd.out" "0000:0b:00.0 amdgpu client=112 pids=70 comm=amdapp gfx=-"
+t "warnings: amdgpu's pasid: is no malformed line" lacks "$T/amd.out" "malformed"
+ln -s /dev/dri/renderD130 "$A/71/fd/3"
+printf 'drm-driver:\tamdgpu\ndrm-client-id:\t113\ndrm-engine-gfx:\t5 us\n' \
+	>"$A/71/fdinfo/3"
+timeout -s KILL 30 $TOP -b -n 1 -p "$A" >"$T/amd.out" 2>"$T/e"
+t "warnings: a drm- key with a wrong unit is one malformed line" \
+	has "$T/amd.out" "drmtop: refresh 1: 2 clients, 1 malformed fdinfo lines"
+
 # --- what processes control: names escaped in every output mode ---
 # Each comm, driver, device, engine and region name below is shown with
 # control characters (C0, DEL, C1) and invalid UTF-8 bytes as \xNN and a
