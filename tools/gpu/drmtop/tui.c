@@ -351,7 +351,7 @@ int tui_run(struct drm_scan *s, double delay, char **filter, char **sort,
 	curs_set(0);
 
 	while (!quit && !atomic_load(stop)) {
-		struct view_opts vo = { *filter, *sort, *reverse };
+		struct view_opts vo = { *filter, *sort, *reverse, false };
 		uint64_t t = now_ns();
 		int ch;
 

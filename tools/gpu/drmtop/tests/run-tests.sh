@@ -159,6 +159,8 @@ $TOP -b extra >/dev/null 2>"$T/e"
 t "drmtop: stray argument rejected (exit 2)" test $? -eq 2
 $TOP -o x >/dev/null 2>"$T/e"
 t "drmtop: --output without --prometheus rejected (exit 2)" test $? -eq 2
+$TOP -b --per-client >/dev/null 2>"$T/e"
+t "drmtop: --per-client without --prometheus rejected (exit 2)" test $? -eq 2
 $TOP --help >"$T/h" 2>&1
 t "drmtop: --help exit 0, documents metrics" test $? -eq 0 -a \
 	-n "$(grep drm_client_engine_cycles_total "$T/h")"
@@ -277,7 +279,8 @@ else
 fi
 
 feed "$T/drm.prom"
-timeout -s KILL 30 $TOP --prometheus -n 2 -d 0.1 -p "$P" -o "$T/drm.prom" >"$T/po" 2>"$T/e"
+timeout -s KILL 30 $TOP --prometheus --per-client -n 2 -d 0.1 -p "$P" -o "$T/drm.prom" \
+	>"$T/po" 2>"$T/e"
 rc=$?
 wait
 t "drmtop prometheus: exit 0 (exit $rc)" test $rc -eq 0
@@ -301,6 +304,47 @@ t "drmtop prometheus: HELP and TYPE lines" has "$T/drm.prom" \
 t "drmtop prometheus: every sample line is well formed" \
 	test -z "$(grep -v '^#' "$T/drm.prom" |
 		grep -Ev '^[a-z_]+(\{([a-z_]+="[^"]*",?)+\})? [0-9.]+$')"
+
+# Default series: sums per device and engine class and per command name,
+# no pid or client_id label (node_exporter's textfile collector).
+# client 7 (render) 50% rcs and 50% ccs, client 9 (hot) 150% rcs, 0% ccs
+feed "$T/agg.prom"
+timeout -s KILL 30 $TOP --prometheus -n 2 -d 0.1 -p "$P" -o "$T/agg.prom" >"$T/po" 2>"$T/e"
+rc=$?
+wait
+t "prometheus default: exit 0, no sanitizer report (exit $rc)" \
+	test $rc -eq 0 -a -z "$(grep 'Sanitizer\|runtime error' "$T/e")"
+t "prometheus default: no per-client series, no pid or client_id label" \
+	test -z "$(grep 'drm_client_\|pid=\|client_id=' "$T/agg.prom")"
+D='driver="simgpu",device="0000:00:04.0"'
+while IFS='|' read -r what line; do
+	t "prometheus default: $what" has "$T/agg.prom" "$line"
+done <<EOM
+clients per device|drm_clients{$D} 2
+engine class summed over clients|drm_engine_utilization_ratio{$D,engine="rcs"} 2.000000
+class with capacity summed|drm_engine_utilization_ratio{$D,engine="ccs"} 0.500000
+memory summed per region and kind|drm_memory_bytes{$D,region="vram0",kind="total"} 2097152
+clients per command|drm_command_clients{$D,comm="render"} 1
+engine per command|drm_command_engine_utilization_ratio{$D,comm="hot",engine="rcs"} 1.500000
+memory per command|drm_command_memory_bytes{$D,comm="render",region="memory",kind="resident"} 4096
+device without drm-pdev|drm_clients{driver="v3d",device="renderD129"} 1
+PMU metrics kept|# TYPE drmtop_engine_utilization_ratio gauge
+EOM
+t "prometheus default: one series per device, class and kind" \
+	test "$(grep -c '^drm_memory_bytes{' "$T/agg.prom")" -eq 3 -a \
+	"$(grep -v '^#' "$T/agg.prom" | sed 's/ [^ ]*$//' | sort | uniq -d | wc -l)" -eq 0
+# promtool (Debian's prometheus package) parses and lints both forms
+if command -v promtool >/dev/null 2>&1; then
+	for pf in agg.prom drm.prom; do
+		promtool check metrics <"$T/$pf" >"$T/pt" 2>&1
+		rc=$?
+		t "promtool check metrics: $pf is valid and lint-clean (exit $rc)" \
+			test $rc -eq 0 -a ! -s "$T/pt"
+		sed 's/^/# /' "$T/pt"
+	done
+else
+	ok "promtool check metrics: # SKIP promtool not installed (Debian package prometheus)"
+fi
 
 feed "$T/filt"
 timeout -s KILL 30 $TOP -b -n 2 -d 0.1 -p "$P" -f pid=202 >"$T/filt" 2>"$T/e"
@@ -380,6 +424,11 @@ timeout -s KILL 30 $TOP --json -n 1 -p "$H" >"$T/hj" 2>"$T/e"
 rc=$?
 t "escape json: exit 0 (exit $rc)" test $rc -eq 0
 t "escape json: valid UTF-8 without control characters" no_ctl "$T/hj"
+t "escape json: valid UTF-8 passes through byte for byte" \
+	has "$T/hj" '"comm":"café 图形"'
+t "escape json: C1 as \\u009b, invalid bytes as \\ufffd each, never \\u00XX" \
+	test -n "$(grep -F '"comm":"\u009b2J\ufffd"' "$T/hj")" -a \
+	-z "$(grep -F '\u00c' "$T/hj")"
 python3 - "$T/hj" >"$T/py" 2>&1 <<'EOPY'
 import json, sys
 rows = {r["client_id"]: r for r in map(json.loads, open(sys.argv[1], "rb"))}
@@ -400,7 +449,7 @@ t "escape json: names decode to the original text, U+FFFD for bad bytes" \
 	has "$T/py" "json ok"
 grep -v 'json ok' "$T/py" | sed 's/^/# /'
 
-timeout -s KILL 30 $TOP --prometheus -n 1 -p "$H" -o "$T/h.prom" >/dev/null 2>"$T/e"
+timeout -s KILL 30 $TOP --prometheus -C -n 1 -p "$H" -o "$T/h.prom" >/dev/null 2>"$T/e"
 rc=$?
 t "escape prometheus: exit 0 (exit $rc)" test $rc -eq 0
 t "escape prometheus: valid UTF-8 without control characters" no_ctl "$T/h.prom"

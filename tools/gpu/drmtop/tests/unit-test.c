@@ -1099,7 +1099,7 @@ static void ok_msg(struct pmu_set *ps, const char *dev, enum pmu_status st,
 /* what output.c prints of s, in a string to free */
 static char *output(const struct drm_scan *s, int mode)
 {
-	struct view_opts vo = { NULL, NULL, false };
+	struct view_opts vo = { NULL, NULL, false, true };
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
