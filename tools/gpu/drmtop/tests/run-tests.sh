@@ -599,6 +599,99 @@ else
 	ok "escape tui: # SKIP script(1) not available"
 fi
 
+# --- interactive mode: navigation over 300 clients, in tmux ---
+# The pane is the terminal: capture-pane gives exactly what is on screen.
+# 300 clients sorted by pid take 303 rows (blank, device, column header,
+# clients); the title line is above them, the key line with "rows N-M of
+# T" below.
+if command -v tmux >/dev/null 2>&1; then
+	./drmtop-bench --make-tree "$T/nav" --pids 300 --fds 1 >/dev/null
+	TM="tmux -S $T/tmux.sock -f /dev/null"
+	# wait_pane PATTERN: until the pane shows it (10 s), then capture it
+	wait_pane() {
+		i=0
+		while [ $i -lt 100 ]; do
+			$TM capture-pane -p >"$T/pane" 2>/dev/null
+			grep -Eq -- "$1" "$T/pane" && return 0
+			sleep 0.1
+			i=$((i + 1))
+		done
+		sed 's/^/# pane: /' "$T/pane"
+		return 1
+	}
+	# screen_ok LINES FIRST_PID: the pane has LINES lines, ends with the key
+	# line and its indicator, and shows the clients of the rows it names,
+	# from FIRST_PID on, consecutive, nothing past the indicator's rows
+	screen_ok() {
+		python3 - "$T/pane" "$1" "$2" <<'EOPY'
+import re, sys
+lines = open(sys.argv[1]).read().split("\n")
+if lines and lines[-1] == "":
+    lines.pop()
+h, first = int(sys.argv[2]), int(sys.argv[3])
+assert len(lines) == h, (len(lines), h)
+m = re.search(r"rows (\d+)-(\d+) of (\d+)$", lines[-1].rstrip())
+assert lines[-1].startswith("q quit") and m, lines[-1]
+a, b, t = map(int, m.groups())
+assert t == 303 and b - a + 1 == min(h - 2, t), (a, b, t)
+pids = [int(re.match(r"\s+(\d+) bench", l)[1]) for l in lines
+        if re.match(r"\s+\d+ bench", l)]
+# content row r >= 4 is the client of pid 1000 + r - 4
+assert pids == list(range(1000 + max(a, 4) - 4, 1000 + b - 3)), (a, b, pids)
+assert pids[0] == first, (pids[0], first)
+EOPY
+	}
+	$TM new-session -d -x 80 -y 24 "$TOP -p $T/nav -d 0.2 -s pid \
+		2>$T/nav.err; echo \$? >$T/nav.rc"
+	t "tui nav 80x24: starts at the first rows" wait_pane 'rows 1-22 of 303$'
+	t "tui nav 80x24: 24 lines, indicator, the rows it names" screen_ok 24 1000
+	$TM send-keys End
+	t "tui nav 80x24: End shows the last rows" wait_pane 'rows 282-303 of 303$'
+	t "tui nav 80x24: the last client is on screen" screen_ok 24 1278
+	t "tui nav 80x24: the last client is bench1299" has "$T/pane" " 1299 bench1299"
+	$TM send-keys Home
+	t "tui nav 80x24: Home goes back" wait_pane 'rows 1-22 of 303$'
+	$TM send-keys NPage
+	t "tui nav 80x24: PgDn scrolls a page" wait_pane 'rows 21-42 of 303$'
+	t "tui nav 80x24: PgDn screen" screen_ok 24 1017
+	$TM send-keys PPage
+	t "tui nav 80x24: PgUp scrolls back" wait_pane 'rows 1-22 of 303$'
+	$TM send-keys Home
+	$TM send-keys -N 3 Down
+	sleep 0.5
+	$TM capture-pane -p -e >"$T/pane.e"
+	t "tui nav 80x24: Down moves the selection bar to the 4th client" \
+		test "$(grep -c "$(printf '\033')\[7m" "$T/pane.e")" -ge 2 -a \
+		-n "$(grep "$(printf '\033')\[7m *1003 bench1003" "$T/pane.e")"
+	$TM send-keys -N 25 Down
+	t "tui nav 80x24: Down past the screen scrolls" wait_pane 'rows 11-32 of 303$'
+	$TM send-keys h
+	t "tui nav 80x24: help" wait_pane '^any key returns'
+	t "tui nav 80x24: help names the navigation keys" has "$T/pane" "PgUp PgDn"
+	t "tui nav 80x24: help fits" test "$(wc -l <"$T/pane")" -eq 24
+	$TM send-keys x
+	t "tui nav 80x24: any key leaves the help" wait_pane 'rows 11-32 of 303$'
+	$TM resize-window -x 200 -y 50
+	t "tui nav resize to 200x50: same first row, more rows" \
+		wait_pane 'rows 11-58 of 303$'
+	t "tui nav resize to 200x50: 50 lines, the rows it names" screen_ok 50 1007
+	$TM send-keys End
+	t "tui nav 200x50: End shows the last rows" wait_pane 'rows 256-303 of 303$'
+	t "tui nav 200x50: the last client is on screen" screen_ok 50 1252
+	$TM resize-window -x 80 -y 24
+	t "tui nav resize back to 80x24: still at the end" \
+		wait_pane 'rows 282-303 of 303$'
+	t "tui nav resize back to 80x24: screen" screen_ok 24 1278
+	$TM send-keys q
+	i=0
+	while [ ! -s "$T/nav.rc" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	t "tui nav: 'q' quits with status 0" test "$(cat "$T/nav.rc" 2>/dev/null)" = 0
+	t "tui nav: no sanitizer report" clean "$T/nav.err"
+	$TM kill-server 2>/dev/null
+else
+	ok "tui nav: # SKIP tmux not installed"
+fi
+
 # --- engine busyness from the PMU of a device, over a fake sysfs tree ---
 # This host's perf_event_open() does not know the fake PMU type: ENOENT
 # (or EACCES/EPERM where perf is not allowed). drmtop must say so in one
