@@ -174,9 +174,10 @@ static void print_usage(FILE *f)
 		"\n"
 		"Interactive keys: q quit, h or ? help, space or p pause, < > or left/right\n"
 		"change the sort column, r reverse sort, f filter, c clear filter,\n"
-		"+ - change the delay, Up Down (k j) move the selection bar, PgUp PgDn a\n"
-		"page, Home End (g G) first and last client. Rows past the screen are\n"
-		"shown by scrolling; the key line says which: rows N-M of T.\n"
+		"m memory per region total / resident, + - change the delay, Up Down\n"
+		"(k j) move the selection bar, PgUp PgDn a page, Home End (g G) first\n"
+		"and last client. Rows past the screen are shown by scrolling; the key\n"
+		"line says which: rows N-M of T.\n"
 		"\n"
 		"Exit status: 0 success, 1 runtime error, 2 usage error.\n", progname);
 }

@@ -18,6 +18,7 @@
 #define CELL_W (BAR_W + 10)	/* "[" bar "] " "100.0%" "!" */
 #define ENG_BAR_W 7
 #define ENG_W (ENG_BAR_W + 19)	/* name " [" bar "] " "100.0%" "!" */
+#define MEM_W 10		/* a memory column: "%9s " */
 
 struct strv {
 	char **v;
@@ -65,6 +66,30 @@ static void strv_add_unique(struct strv *sv, const char *s)
 		sv->cap = cap;
 	}
 	sv->v[sv->n++] = (char *)s;	/* borrowed */
+}
+
+/* The memory columns show resident memory, not total ('m' toggles). */
+static bool mem_resident;
+
+/*
+ * A client's memory in one region, total (or legacy drm-memory-) or
+ * resident; false when the client has no such key for the region.
+ */
+static bool region_mem(const struct drm_client *c, const char *name,
+		       uint64_t *bytes)
+{
+	const struct fdinfo_region *r = fdinfo_find_region(&c->info, name);
+	enum fdinfo_mem_kind k = mem_resident ? FDINFO_MEM_RESIDENT :
+						FDINFO_MEM_TOTAL;
+
+	if (!r)
+		return false;
+	if (!(r->present & (1u << k)))
+		k = FDINFO_MEM_LEGACY;
+	if (!(r->present & (1u << k)))
+		return false;
+	*bytes = r->bytes[k];
+	return true;
 }
 
 /* Columns taken by one character or escape from str_escape_char(). */
@@ -204,13 +229,14 @@ static void draw_help(void)
 		"  r            reverse sort order",
 		"  f            set filter: driver=X device=X pid=N comm=X or text",
 		"  c            clear filter",
+		"  m            memory columns: total / resident",
 		"  + -          longer / shorter refresh delay",
 		"",
 		"Engine cells: [bar] percent; '-' = no value yet (first sample,",
 		"counter went backwards or time base did not advance); '!' = above",
 		"100% (reported by the driver, not clamped).",
-		"MEM = sum of drm-total-<region> (or legacy drm-memory-<region>),",
-		"RES = sum of drm-resident-<region>.",
+		"A column per memory region: drm-total-<region> (or the legacy",
+		"drm-memory-<region>), or with 'm' drm-resident-<region>; '-' = none.",
 		"Under a device's name: the busyness of each engine instance from",
 		"its perf PMU (engine-active-ticks / engine-total-ticks), or why not.",
 	};
@@ -235,10 +261,11 @@ static void draw_body(struct layout *l, struct drm_scan *s,
 		      size_t sel, const struct view_opts *vo)
 {
 	enum str_esc esc = str_esc_text();
-	struct strv engs = { 0 };
+	struct strv engs = { 0 }, regs = { 0 };
 	size_t i, j, d, shown = 0;
-	char b1[32], b2[32];
-	int y, x;
+	int y, x, nregs;
+	uint64_t bytes;
+	char b1[32];
 
 	if (!n) {
 		layout_row(l);
@@ -254,6 +281,7 @@ static void draw_body(struct layout *l, struct drm_scan *s,
 		int ncols, dev_row;
 
 		engs.n = 0;
+		regs.n = 0;
 		for (i = 0; i < n; i++) {
 			if (strcmp(v[i]->devname, devs->v[d]))
 				continue;
@@ -262,8 +290,17 @@ static void draw_body(struct layout *l, struct drm_scan *s,
 			for (j = 0; j < v[i]->neng; j++)
 				if (v[i]->eng[j].cur)
 					strv_add_unique(&engs, v[i]->eng[j].name);
+			for (j = 0; j < v[i]->info.n_regions; j++)
+				strv_add_unique(&regs,
+						v[i]->info.regions[j].name);
 		}
-		ncols = (COLS - 24 - 20) / CELL_W;
+		/* a column of 10 per region, what is left for the engines */
+		nregs = (COLS - 25) / MEM_W;
+		if (nregs > (int)regs.n)
+			nregs = regs.n;
+		if (nregs < 0)
+			nregs = 0;
+		ncols = (COLS - 25 - nregs * MEM_W) / CELL_W;
 		if (ncols < 0)
 			ncols = 0;
 		layout_row(l);		/* a blank line between devices */
@@ -287,9 +324,23 @@ static void draw_body(struct layout *l, struct drm_scan *s,
 			mvprintw(y, 0, "%8s %-15s", "PID", "COMM");
 			for (j = 0; j < engs.n && (int)j < ncols; j++)
 				put_str(engs.v[j], CELL_W - 1, CELL_W, esc);
-			printw("%9s %9s", "MEM", "RES");
+			for (j = 0; j < (size_t)nregs; j++) {
+				x = getcurx(stdscr);
+				put_str(regs.v[j], MEM_W - 1, 0, esc);
+				/* right aligned like the values */
+				if (getcurx(stdscr) - x < MEM_W - 1) {
+					int w = getcurx(stdscr) - x;
+
+					move(y, x);
+					printw("%*s", MEM_W - 1 - w, "");
+					put_str(regs.v[j], MEM_W - 1, 0, esc);
+				}
+				addch(' ');
+			}
 			if ((int)engs.n > ncols)
 				printw(" (+%zu engines)", engs.n - ncols);
+			if ((int)regs.n > nregs)
+				printw(" (+%zu regions)", regs.n - nregs);
 			attroff(A_UNDERLINE);
 		}
 		for (i = 0; i < n; i++) {
@@ -315,10 +366,14 @@ static void draw_body(struct layout *l, struct drm_scan *s,
 				draw_cell(y, x, client_engine(c, engs.v[j]));
 				x += CELL_W;
 			}
-			fmt_bytes(b1, sizeof(b1), client_mem(c, FDINFO_MEM_TOTAL));
-			fmt_bytes(b2, sizeof(b2),
-				  client_mem(c, FDINFO_MEM_RESIDENT));
-			mvprintw(y, x, "%9s %9s", b1, b2);
+			move(y, x);
+			for (j = 0; j < (size_t)nregs; j++) {
+				if (region_mem(c, regs.v[j], &bytes))
+					fmt_bytes(b1, sizeof(b1), bytes);
+				else
+					snprintf(b1, sizeof(b1), "-");
+				printw("%*s ", MEM_W - 1, b1);
+			}
 			if (c->nfds > 1 && c->fds[c->nfds - 1].pid != c->fds[0].pid)
 				printw(" +pids");
 			if (shown - 1 == sel) {
@@ -330,6 +385,7 @@ static void draw_body(struct layout *l, struct drm_scan *s,
 		}
 	}
 	free(engs.v);
+	free(regs.v);
 }
 
 /*
@@ -365,7 +421,8 @@ static void draw(struct drm_scan *s, const struct view_opts *vo, double delay,
 	put_str(vo->sort ? vo->sort : "busy", cols_left(), 0, esc);
 	printw("%s  filter ", vo->reverse ? " (rev)" : "");
 	put_str(vo->filter ? vo->filter : "-", cols_left(), 0, esc);
-	printw("%s", paused ? "  [PAUSED]" : "");
+	printw("  mem %s%s", mem_resident ? "resident" : "total",
+	       paused ? "  [PAUSED]" : "");
 	clrtoeol();
 	attroff(A_REVERSE);
 	y++;
@@ -530,6 +587,9 @@ int tui_run(struct drm_scan *s, double delay, char **filter, char **sort,
 		case 'G':
 			sel = nshown ? nshown - 1 : 0;
 			scroll = INT_MAX;
+			break;
+		case 'm':
+			mem_resident = !mem_resident;
 			break;
 		case KEY_RESIZE:
 			break;		/* LINES and COLS are new: redraw */

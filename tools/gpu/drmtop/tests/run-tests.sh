@@ -645,6 +645,17 @@ EOPY
 		2>$T/nav.err; echo \$? >$T/nav.rc"
 	t "tui nav 80x24: starts at the first rows" wait_pane 'rows 1-22 of 303$'
 	t "tui nav 80x24: 24 lines, indicator, the rows it names" screen_ok 24 1000
+	# bench clients: 8 KiB total and 4 KiB resident "memory", 1 MiB total vram0
+	t "tui mem: a column per region, totals" test -n \
+		"$(grep -E '^ +PID COMM .* memory +vram0 ' "$T/pane")" -a -n \
+		"$(grep -E '^ +1000 bench1000 .* 8\.0K +1\.0M *$' "$T/pane")"
+	t "tui mem: the title says total" has "$T/pane" "mem total"
+	$TM send-keys m
+	t "tui mem: 'm' shows resident memory" wait_pane 'mem resident'
+	t "tui mem: resident per region, '-' for a region without" \
+		grep -Eq '^ +1000 bench1000 .* 4\.0K +- *$' "$T/pane"
+	$TM send-keys m
+	t "tui mem: 'm' again shows totals" wait_pane 'mem total'
 	$TM send-keys End
 	t "tui nav 80x24: End shows the last rows" wait_pane 'rows 282-303 of 303$'
 	t "tui nav 80x24: the last client is on screen" screen_ok 24 1278
