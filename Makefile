@@ -36,6 +36,7 @@ HOST_PKGS	:= build-essential bc bison flex libelf-dev libssl-dev \
 		   libncurses-dev pkg-config python3 git patch sparse \
 		   coccinelle perl valgrind rsync kmod qemu-system-x86 \
 		   gcc-s390x-linux-gnu gcc-i686-linux-gnu linux-perf
+HOST_PKGS	+= prometheus tmux # drmtop host tests: promtool, the TUI in tmux
 
 export REPO BUILD SRC UML_OUT KUNIT_OUT BIN JOBS KERNEL_SRC VMLINUX BZIMAGE \
 	BZIMAGE_DEBUG

@@ -34,6 +34,7 @@ struct config {
 	char *filter;
 	char *sort;
 	bool reverse;
+	bool per_client;
 };
 
 static const char *progname = "drmtop";
@@ -83,6 +84,8 @@ static void print_usage(FILE *f)
 		"  -P, --prometheus        Prometheus text exposition format\n"
 		"  -o, --output FILE       with --prometheus: atomically replace FILE each\n"
 		"                          refresh (node_exporter textfile collector)\n"
+		"  -C, --per-client        with --prometheus: the drm_client_* series too,\n"
+		"                          one per client (labels pid, client_id, ...)\n"
 		"  -f, --filter FILTER     only clients matching FILTER: driver=NAME,\n"
 		"                          device=PDEV|renderDN, pid=PID, comm=NAME, or a\n"
 		"                          text matched against driver, device and command\n"
@@ -141,9 +144,16 @@ static void print_usage(FILE *f)
 		"engines[{name, class, class_id, instance, gt, active_ticks, total_ticks,\n"
 		"delta_active, delta_total, busy (percent or null)}].\n"
 		"\n"
-		"Prometheus metrics (labels driver, device, client_id, pid, pids, comm and\n"
-		"engine or region/kind, whose values hold the names as batch output\n"
-		"shows them):\n"
+		"Prometheus metrics, sums over the clients of a device (labels driver,\n"
+		"device, and engine or region/kind) or of a command name on a device\n"
+		"(label comm too); label values hold the names as batch output shows them:\n"
+		"  drm_clients, drm_command_clients         gauge    clients\n"
+		"  drm_engine_utilization_ratio,            gauge    1.0 = 100%% of the class,\n"
+		"  drm_command_engine_utilization_ratio              needs 2 refreshes\n"
+		"  drm_memory_bytes, drm_command_memory_bytes gauge  kind=total|shared|resident|\n"
+		"                                                    purgeable|active|memory\n"
+		"With --per-client, per client (labels driver, device, client_id, pid,\n"
+		"pids, comm and engine or region/kind):\n"
 		"  drm_client_engine_busy_seconds_total     counter  drm-engine-<class>\n"
 		"  drm_client_engine_cycles_total           counter  drm-cycles-<class>\n"
 		"  drm_client_engine_total_cycles_total     counter  drm-total-cycles-<class>\n"
@@ -164,7 +174,10 @@ static void print_usage(FILE *f)
 		"\n"
 		"Interactive keys: q quit, h or ? help, space or p pause, < > or left/right\n"
 		"change the sort column, r reverse sort, f filter, c clear filter,\n"
-		"+ - change the delay.\n"
+		"m memory per region total / resident, + - change the delay, Up Down\n"
+		"(k j) move the selection bar, PgUp PgDn a page, Home End (g G) first\n"
+		"and last client. Rows past the screen are shown by scrolling; the key\n"
+		"line says which: rows N-M of T.\n"
 		"\n"
 		"Exit status: 0 success, 1 runtime error, 2 usage error.\n", progname);
 }
@@ -186,6 +199,7 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 		{ "json", no_argument, NULL, 'j' },
 		{ "prometheus", no_argument, NULL, 'P' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "per-client", no_argument, NULL, 'C' },
 		{ "filter", required_argument, NULL, 'f' },
 		{ "sort", required_argument, NULL, 's' },
 		{ "reverse", no_argument, NULL, 'r' },
@@ -197,7 +211,7 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 	char *end;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "bn:d:jPo:f:s:rp:S:h", opts,
+	while ((c = getopt_long(argc, argv, "bn:d:jPo:Cf:s:rp:S:h", opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'b':
@@ -228,6 +242,9 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 		case 'o':
 			cfg->output = optarg;
 			break;
+		case 'C':
+			cfg->per_client = true;
+			break;
 		case 'f':
 			free(cfg->filter);
 			cfg->filter = strdup(optarg);
@@ -257,6 +274,8 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 		return bad_usage("unexpected argument '%s'", argv[optind]);
 	if (cfg->output && cfg->mode != OUT_PROM)
 		return bad_usage("%s--output needs --prometheus", "");
+	if (cfg->per_client && cfg->mode != OUT_PROM)
+		return bad_usage("%s--per-client needs --prometheus", "");
 	if (cfg->mode == OUT_TUI && (cfg->batch || !isatty(STDOUT_FILENO)))
 		cfg->mode = OUT_BATCH;
 	return -1;
@@ -308,7 +327,8 @@ static void report_pmu(const struct pmu_set *ps)
 
 static int run_batch(struct config *cfg, struct drm_scan *s)
 {
-	struct view_opts vo = { cfg->filter, cfg->sort, cfg->reverse };
+	struct view_opts vo = { cfg->filter, cfg->sort, cfg->reverse,
+				cfg->per_client };
 	bool warned = false;
 	unsigned long i;
 	int ret;

@@ -520,7 +520,12 @@ static int parse_line(struct fdinfo *fi, const struct fdinfo_line *l)
 
 	switch (k) {
 	case FDINFO_KEY_INVALID:
-		return 1;
+		/*
+		 * A key outside the drm- namespace (amdgpu's "pasid") is the
+		 * driver's business: drm-fdinfo-check reports it, a monitor
+		 * skips it. Only an empty key is malformed.
+		 */
+		return !l->key_len;
 	case FDINFO_KEY_GENERIC:
 		return 0;
 	case FDINFO_KEY_DRM_UNKNOWN:

@@ -104,7 +104,7 @@ struct fdinfo {
 	char *spare[3];			/* strings kept by fdinfo_reset() */
 
 	unsigned int lines;		/* non-empty lines seen */
-	unsigned int malformed;		/* lines that could not be parsed */
+	unsigned int malformed;		/* lines breaking drm-usage-stats */
 	size_t size;			/* bytes of input */
 };
 

@@ -640,6 +640,192 @@ static void prom_memory(FILE *f, const struct drm_client *c)
 	}
 }
 
+/*
+ * The default series: sums per device and engine class or memory region,
+ * and per command name on a device. Their labels take a few values each,
+ * where a pid or a client id takes a new one with each process.
+ */
+enum prom_agg {
+	A_CLIENTS, A_UTIL, A_MEM, A_COMM_CLIENTS, A_COMM_UTIL, A_COMM_MEM,
+	A_COUNT
+};
+
+static const struct {
+	const char *name, *type, *help;
+} prom_agg_metrics[] = {
+	[A_CLIENTS] = {
+		"drm_clients", "gauge",
+		"DRM clients (open DRM files) on the device.",
+	},
+	[A_UTIL] = {
+		"drm_engine_utilization_ratio", "gauge",
+		"Sum over the device's clients of their utilisation of the engine class over the last refresh interval, divided by capacity, 1 = 100%; absent until a client has two samples.",
+	},
+	[A_MEM] = {
+		"drm_memory_bytes", "gauge",
+		"Sum over the device's clients of their memory per region and kind (drm-<kind>-<region>; kind=memory is the legacy drm-memory-<region>).",
+	},
+	[A_COMM_CLIENTS] = {
+		"drm_command_clients", "gauge",
+		"DRM clients on the device whose first process has this command name.",
+	},
+	[A_COMM_UTIL] = {
+		"drm_command_engine_utilization_ratio", "gauge",
+		"drm_engine_utilization_ratio summed over the clients of one command name.",
+	},
+	[A_COMM_MEM] = {
+		"drm_command_memory_bytes", "gauge",
+		"drm_memory_bytes summed over the clients of one command name.",
+	},
+};
+
+static const char *client_comm(const struct drm_client *c)
+{
+	return c->fds[0].comm ? c->fds[0].comm : "";
+}
+
+/* Whether a and b fall into the same series of m (comm: same command). */
+static bool agg_same(const struct drm_client *a, const struct drm_client *b,
+		     bool comm)
+{
+	return !strcmp(a->devname, b->devname) &&
+	       !strcmp(a->info.driver, b->info.driver) &&
+	       (!comm || !strcmp(client_comm(a), client_comm(b)));
+}
+
+static void agg_labels(FILE *f, const struct drm_client *c, bool comm)
+{
+	fputs("{driver=\"", f);
+	prom_str(f, c->info.driver);
+	fputs("\",device=\"", f);
+	prom_str(f, c->devname);
+	if (comm) {
+		fputs("\",comm=\"", f);
+		prom_str(f, client_comm(c));
+	}
+	fputc('"', f);
+}
+
+/* Whether an earlier client than v[i] has engine or region name. */
+static bool agg_seen(struct drm_client *const *v, size_t i, bool comm,
+		     bool mem, const char *name, int kind)
+{
+	const struct fdinfo_region *r;
+	size_t j;
+
+	for (j = 0; j < i; j++) {
+		if (!agg_same(v[j], v[i], comm))
+			continue;
+		if (!name)
+			return true;
+		if (!mem && client_engine(v[j], name))
+			return true;
+		r = mem ? fdinfo_find_region(&v[j]->info, name) : NULL;
+		if (r && (r->present & (1u << kind)))
+			return true;
+	}
+	return false;
+}
+
+static void prom_agg_util(FILE *f, struct drm_client *const *v, size_t n,
+			  size_t i, bool comm)
+{
+	const char *name = prom_agg_metrics[comm ? A_COMM_UTIL : A_UTIL].name;
+	size_t e, j;
+
+	for (e = 0; e < v[i]->neng; e++) {
+		const char *eng = v[i]->eng[e].name;
+		double sum = 0;
+		bool any = false;
+
+		if (!v[i]->eng[e].cur || agg_seen(v, i, comm, false, eng, 0))
+			continue;
+		for (j = i; j < n; j++) {
+			const struct client_engine *ce;
+
+			if (!agg_same(v[j], v[i], comm))
+				continue;
+			ce = client_engine(v[j], eng);
+			if (ce && ce->res.status == UTIL_OK) {
+				sum += ce->res.pct / 100.0;
+				any = true;
+			}
+		}
+		if (!any)
+			continue;
+		fputs(name, f);
+		agg_labels(f, v[i], comm);
+		fputs(",engine=\"", f);
+		prom_str(f, eng);
+		fprintf(f, "\"} %.6f\n", sum);
+	}
+}
+
+static void prom_agg_mem(FILE *f, struct drm_client *const *v, size_t n,
+			 size_t i, bool comm)
+{
+	const char *name = prom_agg_metrics[comm ? A_COMM_MEM : A_MEM].name;
+	size_t r, j;
+	int k;
+
+	for (r = 0; r < v[i]->info.n_regions; r++) {
+		const struct fdinfo_region *reg = &v[i]->info.regions[r];
+
+		for (k = 0; k < FDINFO_MEM_KINDS; k++) {
+			uint64_t sum = 0;
+
+			if (!(reg->present & (1u << k)) ||
+			    agg_seen(v, i, comm, true, reg->name, k))
+				continue;
+			for (j = i; j < n; j++) {
+				const struct fdinfo_region *o;
+
+				if (!agg_same(v[j], v[i], comm))
+					continue;
+				o = fdinfo_find_region(&v[j]->info, reg->name);
+				if (o && (o->present & (1u << k)))
+					sum += o->bytes[k];
+			}
+			fputs(name, f);
+			agg_labels(f, v[i], comm);
+			fputs(",region=\"", f);
+			prom_str(f, reg->name);
+			fprintf(f, "\",kind=\"%s\"} %llu\n",
+				fdinfo_mem_kind_name[k],
+				(unsigned long long)sum);
+		}
+	}
+}
+
+static void prom_agg(FILE *f, struct drm_client *const *v, size_t n,
+		     enum prom_agg m)
+{
+	bool comm = m >= A_COMM_CLIENTS;
+	size_t i, j, count;
+
+	for (i = 0; i < n; i++) {
+		switch (m) {
+		case A_CLIENTS:
+		case A_COMM_CLIENTS:
+			if (agg_seen(v, i, comm, false, NULL, 0))
+				break;
+			for (j = i, count = 0; j < n; j++)
+				count += agg_same(v[j], v[i], comm);
+			fputs(prom_agg_metrics[m].name, f);
+			agg_labels(f, v[i], comm);
+			fprintf(f, "} %zu\n", count);
+			break;
+		case A_UTIL:
+		case A_COMM_UTIL:
+			prom_agg_util(f, v, n, i, comm);
+			break;
+		default:
+			prom_agg_mem(f, v, n, i, comm);
+			break;
+		}
+	}
+}
+
 static const struct {
 	const char *name, *type, *help;
 } prom_pmu_metrics[] = {
@@ -703,7 +889,13 @@ void print_prometheus(FILE *f, const struct drm_scan *s,
 	unsigned int pm;
 	int m;
 
-	for (m = P_NS; m <= P_MEM; m++) {
+	for (m = 0; m < A_COUNT; m++) {
+		fprintf(f, "# HELP %s %s\n# TYPE %s %s\n",
+			prom_agg_metrics[m].name, prom_agg_metrics[m].help,
+			prom_agg_metrics[m].name, prom_agg_metrics[m].type);
+		prom_agg(f, v, n, m);
+	}
+	for (m = P_NS; o->per_client && m <= P_MEM; m++) {
 		fprintf(f, "# HELP %s %s\n# TYPE %s %s\n",
 			prom_metrics[m].name, prom_metrics[m].help,
 			prom_metrics[m].name, prom_metrics[m].type);

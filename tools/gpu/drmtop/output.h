@@ -13,6 +13,7 @@ struct view_opts {
 	const char *filter;	/* NULL, "driver=", "device=", "pid=", "comm=" or text */
 	const char *sort;	/* "pid", "client", "mem", "resident" or engine */
 	bool reverse;
+	bool per_client;	/* Prometheus: the drm_client_* series too */
 };
 
 /* Filtered and sorted client pointers; caller frees the array. */

@@ -2,6 +2,7 @@
 /*
  * Interactive ncurses view of drmtop
  */
+#include <limits.h>
 #include <ncurses.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,11 +18,36 @@
 #define CELL_W (BAR_W + 10)	/* "[" bar "] " "100.0%" "!" */
 #define ENG_BAR_W 7
 #define ENG_W (ENG_BAR_W + 19)	/* name " [" bar "] " "100.0%" "!" */
+#define MEM_W 10		/* a memory column: "%9s " */
 
 struct strv {
 	char **v;
 	size_t n, cap;
 };
+
+/*
+ * The scrolled part of the screen, below the title and warning lines and
+ * above the key line. Rows are numbered from 0 for the whole content
+ * (devices, engine headers, column headers, clients); rows [scroll,
+ * scroll + h) are drawn at screen lines [top, top + h).
+ */
+struct layout {
+	int top, h;		/* first screen line and lines of the part */
+	int scroll;		/* first content row shown */
+	int rows;		/* content rows counted so far */
+	int sel_row;		/* content row of the selected client, or -1 */
+	int sel_top;		/* first row to show with it */
+};
+
+/* Count the next content row; its screen line, or -1 if not shown. */
+static int layout_row(struct layout *l)
+{
+	int r = l->rows++;
+
+	if (r < l->scroll || r >= l->scroll + l->h)
+		return -1;
+	return l->top + r - l->scroll;
+}
 
 static void strv_add_unique(struct strv *sv, const char *s)
 {
@@ -40,6 +66,30 @@ static void strv_add_unique(struct strv *sv, const char *s)
 		sv->cap = cap;
 	}
 	sv->v[sv->n++] = (char *)s;	/* borrowed */
+}
+
+/* The memory columns show resident memory, not total ('m' toggles). */
+static bool mem_resident;
+
+/*
+ * A client's memory in one region, total (or legacy drm-memory-) or
+ * resident; false when the client has no such key for the region.
+ */
+static bool region_mem(const struct drm_client *c, const char *name,
+		       uint64_t *bytes)
+{
+	const struct fdinfo_region *r = fdinfo_find_region(&c->info, name);
+	enum fdinfo_mem_kind k = mem_resident ? FDINFO_MEM_RESIDENT :
+						FDINFO_MEM_TOTAL;
+
+	if (!r)
+		return false;
+	if (!(r->present & (1u << k)))
+		k = FDINFO_MEM_LEGACY;
+	if (!(r->present & (1u << k)))
+		return false;
+	*bytes = r->bytes[k];
+	return true;
 }
 
 /* Columns taken by one character or escape from str_escape_char(). */
@@ -117,17 +167,21 @@ static void draw_cell(int y, int x, const struct client_engine *e)
 }
 
 /* The engine header of a device: its PMU's engines, or why there are none. */
-static int draw_engines(int y, int maxy, const struct drm_scan *s,
-			const char *devname, enum str_esc esc)
+static void draw_engines(struct layout *l, const struct drm_scan *s,
+			 const char *devname, enum str_esc esc)
 {
 	const struct pmu_dev *d = pmu_find_dev(s->pmu, devname);
-	int i, fill, per_line = (COLS - 2) / ENG_W > 0 ? (COLS - 2) / ENG_W : 1;
+	int i, fill, y = -1;
+	int per_line = (COLS - 2) / ENG_W > 0 ? (COLS - 2) / ENG_W : 1;
 	char name[32];
 	size_t j;
 
-	if (!s->pmu || y >= maxy)
-		return y;
+	if (!s->pmu)
+		return;
 	if (!d || d->status != PMU_OK) {
+		y = layout_row(l);
+		if (y < 0)
+			return;
 		attron(A_DIM);
 		move(y, 2);
 		if (d && d->msg) {
@@ -137,11 +191,15 @@ static int draw_engines(int y, int maxy, const struct drm_scan *s,
 			put_str(devname, cols_left(), 0, esc);
 		}
 		attroff(A_DIM);
-		return y + 1;
+		return;
 	}
-	for (j = 0; j < d->neng && y < maxy; j++) {
+	for (j = 0; j < d->neng; j++) {
 		const struct pmu_engine *e = &d->eng[j];
 
+		if (j % per_line == 0)
+			y = layout_row(l);
+		if (y < 0)
+			continue;
 		move(y, 2 + (int)(j % per_line) * ENG_W);
 		pmu_engine_name(e, name, sizeof(name));
 		put_str(name, 8, 9, esc);
@@ -155,10 +213,7 @@ static int draw_engines(int y, int maxy, const struct drm_scan *s,
 			printw(" %5.1f%%%s", e->pct, e->pct > 100 ? "!" : "");
 		else
 			printw(e->ok ? " >999%%!" : "      -");
-		if (j % per_line == (size_t)per_line - 1 || j + 1 == d->neng)
-			y++;
 	}
-	return y;
 }
 
 static void draw_help(void)
@@ -168,40 +223,191 @@ static void draw_help(void)
 		"",
 		"  q            quit",
 		"  h ?          this help (any key returns)",
+		"  Up Down k j  move the selection bar; PgUp PgDn a page; Home End",
 		"  space p      pause / resume",
 		"  < > arrows   previous / next sort column",
 		"  r            reverse sort order",
 		"  f            set filter: driver=X device=X pid=N comm=X or text",
 		"  c            clear filter",
+		"  m            memory columns: total / resident",
 		"  + -          longer / shorter refresh delay",
 		"",
 		"Engine cells: [bar] percent; '-' = no value yet (first sample,",
 		"counter went backwards or time base did not advance); '!' = above",
 		"100% (reported by the driver, not clamped).",
-		"MEM = sum of drm-total-<region> (or legacy drm-memory-<region>),",
-		"RES = sum of drm-resident-<region>.",
+		"A column per memory region: drm-total-<region> (or the legacy",
+		"drm-memory-<region>), or with 'm' drm-resident-<region>; '-' = none.",
 		"Under a device's name: the busyness of each engine instance from",
 		"its perf PMU (engine-active-ticks / engine-total-ticks), or why not.",
 	};
 	size_t i;
 
 	erase();
-	for (i = 0; i < ARRAY_SIZE(lines); i++)
-		mvprintw(i + 1, 2, "%s", lines[i]);
+	for (i = 0; i < ARRAY_SIZE(lines) && (int)i + 1 < LINES - 1; i++) {
+		move(i + 1, 2);
+		put_str(lines[i], cols_left(), 0, STR_ESC_ASCII);
+	}
+	if (i < ARRAY_SIZE(lines))
+		mvprintw(LINES - 1, 0, "(help cut: %zu more lines) ",
+			 ARRAY_SIZE(lines) - i);
+	else
+		mvprintw(LINES - 1, 0, "any key returns ");
 	refresh();
 }
 
+/* The scrolled part: devices, their engines and clients, in layout rows. */
+static void draw_body(struct layout *l, struct drm_scan *s,
+		      struct drm_client **v, size_t n, const struct strv *devs,
+		      size_t sel, const struct view_opts *vo)
+{
+	enum str_esc esc = str_esc_text();
+	struct strv engs = { 0 }, regs = { 0 };
+	size_t i, j, d, shown = 0;
+	int y, x, nregs;
+	uint64_t bytes;
+	char b1[32];
+
+	if (!n) {
+		layout_row(l);
+		y = layout_row(l);
+		if (y >= 0)
+			mvprintw(y, 2, "No DRM clients%s.",
+				 vo->filter ? " match the filter" : " found");
+	}
+	for (d = 0; d < devs->n; d++) {
+		const struct pmu_dev *pd = pmu_find_dev(s->pmu, devs->v[d]);
+		const char *driver = pd && pd->driver ? pd->driver : "?";
+		bool clients = false;
+		int ncols, dev_row;
+
+		engs.n = 0;
+		regs.n = 0;
+		for (i = 0; i < n; i++) {
+			if (strcmp(v[i]->devname, devs->v[d]))
+				continue;
+			driver = v[i]->info.driver;
+			clients = true;
+			for (j = 0; j < v[i]->neng; j++)
+				if (v[i]->eng[j].cur)
+					strv_add_unique(&engs, v[i]->eng[j].name);
+			for (j = 0; j < v[i]->info.n_regions; j++)
+				strv_add_unique(&regs,
+						v[i]->info.regions[j].name);
+		}
+		/* a column of 10 per region, what is left for the engines */
+		nregs = (COLS - 25) / MEM_W;
+		if (nregs > (int)regs.n)
+			nregs = regs.n;
+		if (nregs < 0)
+			nregs = 0;
+		ncols = (COLS - 25 - nregs * MEM_W) / CELL_W;
+		if (ncols < 0)
+			ncols = 0;
+		layout_row(l);		/* a blank line between devices */
+		dev_row = l->rows;
+		y = layout_row(l);
+		if (y >= 0) {
+			attron(A_BOLD);
+			move(y, 0);
+			put_str(devs->v[d], cols_left(), 0, esc);
+			addstr(" (");
+			put_str(driver, cols_left(), 0, esc);
+			addch(')');
+			attroff(A_BOLD);
+		}
+		draw_engines(l, s, devs->v[d], esc);
+		if (!clients)
+			continue;
+		y = layout_row(l);
+		if (y >= 0) {
+			attron(A_UNDERLINE);
+			mvprintw(y, 0, "%8s %-15s", "PID", "COMM");
+			for (j = 0; j < engs.n && (int)j < ncols; j++)
+				put_str(engs.v[j], CELL_W - 1, CELL_W, esc);
+			for (j = 0; j < (size_t)nregs; j++) {
+				x = getcurx(stdscr);
+				put_str(regs.v[j], MEM_W - 1, 0, esc);
+				/* right aligned like the values */
+				if (getcurx(stdscr) - x < MEM_W - 1) {
+					int w = getcurx(stdscr) - x;
+
+					move(y, x);
+					printw("%*s", MEM_W - 1 - w, "");
+					put_str(regs.v[j], MEM_W - 1, 0, esc);
+				}
+				addch(' ');
+			}
+			if ((int)engs.n > ncols)
+				printw(" (+%zu engines)", engs.n - ncols);
+			if ((int)regs.n > nregs)
+				printw(" (+%zu regions)", regs.n - nregs);
+			attroff(A_UNDERLINE);
+		}
+		for (i = 0; i < n; i++) {
+			struct drm_client *c = v[i];
+			bool first = clients;
+
+			if (strcmp(c->devname, devs->v[d]))
+				continue;
+			clients = false;	/* from now on: not the first */
+			if (shown++ == sel) {
+				l->sel_row = l->rows;
+				l->sel_top = first ? dev_row : l->rows;
+			}
+			y = layout_row(l);
+			if (y < 0)
+				continue;
+			if (shown - 1 == sel)
+				attron(A_REVERSE);
+			mvprintw(y, 0, "%8d ", (int)c->fds[0].pid);
+			put_str(c->fds[0].comm, 15, 16, esc);
+			x = 25;
+			for (j = 0; j < engs.n && (int)j < ncols; j++) {
+				draw_cell(y, x, client_engine(c, engs.v[j]));
+				x += CELL_W;
+			}
+			move(y, x);
+			for (j = 0; j < (size_t)nregs; j++) {
+				if (region_mem(c, regs.v[j], &bytes))
+					fmt_bytes(b1, sizeof(b1), bytes);
+				else
+					snprintf(b1, sizeof(b1), "-");
+				printw("%*s ", MEM_W - 1, b1);
+			}
+			if (c->nfds > 1 && c->fds[c->nfds - 1].pid != c->fds[0].pid)
+				printw(" +pids");
+			if (shown - 1 == sel) {
+				/* the bar spans the line */
+				while (getcurx(stdscr) < COLS - 1)
+					addch(' ');
+				attroff(A_REVERSE);
+			}
+		}
+	}
+	free(engs.v);
+	free(regs.v);
+}
+
+/*
+ * Draw a refresh. *sel is the selected client in the order shown (kept
+ * within the clients), *scroll the first content row shown: moved so that
+ * the selection is on screen, with its device's header when it is the
+ * device's first client. *nshown gets the number of clients shown.
+ */
 static void draw(struct drm_scan *s, const struct view_opts *vo, double delay,
-		 bool paused)
+		 bool paused, size_t *sel, int *scroll, size_t *nshown)
 {
 	struct drm_client **v;
-	size_t n = view_clients(s, vo, &v), i, j, d;
-	struct strv devs = { 0 }, engs = { 0 };
+	size_t n = view_clients(s, vo, &v), i;
+	struct strv devs = { 0 };
 	enum str_esc esc = str_esc_text();
-	int y = 0, maxy = LINES - 1, x;
-	char b1[32], b2[32];
+	struct layout l = { 0 };
+	int y = 0, last;
 
 	erase();
+	*nshown = n;
+	if (*sel >= n)
+		*sel = n ? n - 1 : 0;
 	for (i = 0; i < n; i++)
 		strv_add_unique(&devs, v[i]->devname);
 	/* devices with a PMU and no client shown come last */
@@ -215,7 +421,8 @@ static void draw(struct drm_scan *s, const struct view_opts *vo, double delay,
 	put_str(vo->sort ? vo->sort : "busy", cols_left(), 0, esc);
 	printw("%s  filter ", vo->reverse ? " (rev)" : "");
 	put_str(vo->filter ? vo->filter : "-", cols_left(), 0, esc);
-	printw("%s", paused ? "  [PAUSED]" : "");
+	printw("  mem %s%s", mem_resident ? "resident" : "total",
+	       paused ? "  [PAUSED]" : "");
 	clrtoeol();
 	attroff(A_REVERSE);
 	y++;
@@ -229,76 +436,34 @@ static void draw(struct drm_scan *s, const struct view_opts *vo, double delay,
 		attroff(A_BOLD);
 		y++;
 	}
-	if (!n) {
-		mvprintw(y + 1, 2, "No DRM clients%s.",
-			 vo->filter ? " match the filter" : " found");
-		y += 2;
-	}
 
-	for (d = 0; d < devs.n && y < maxy; d++) {
-		const struct pmu_dev *pd = pmu_find_dev(s->pmu, devs.v[d]);
-		const char *driver = pd && pd->driver ? pd->driver : "?";
-		bool clients = false;
-		int ncols;
+	/* measure: count the rows and find the selection, draw nothing */
+	l.top = y;
+	l.sel_row = -1;
+	draw_body(&l, s, v, n, &devs, *sel, vo);
+	l.h = LINES - 1 - y > 0 ? LINES - 1 - y : 0;
+	if (*scroll > l.rows - l.h)
+		*scroll = l.rows - l.h;	/* End, PgDn: not past the last row */
+	if (l.sel_row >= 0 && l.sel_row >= *scroll + l.h)
+		*scroll = l.sel_row - l.h + 1;
+	if (l.sel_row >= 0 && l.sel_top < *scroll)
+		*scroll = l.sel_top;
+	if (*scroll > l.rows - l.h)
+		*scroll = l.rows - l.h;
+	if (*scroll < 0)
+		*scroll = 0;
+	l.scroll = *scroll;
+	l.rows = 0;
+	draw_body(&l, s, v, n, &devs, *sel, vo);
 
-		engs.n = 0;
-		for (i = 0; i < n; i++) {
-			if (strcmp(v[i]->devname, devs.v[d]))
-				continue;
-			driver = v[i]->info.driver;
-			clients = true;
-			for (j = 0; j < v[i]->neng; j++)
-				if (v[i]->eng[j].cur)
-					strv_add_unique(&engs, v[i]->eng[j].name);
-		}
-		ncols = (COLS - 24 - 20) / CELL_W;
-		if (ncols < 0)
-			ncols = 0;
-		y++;
-		attron(A_BOLD);
-		move(y++, 0);
-		put_str(devs.v[d], cols_left(), 0, esc);
-		addstr(" (");
-		put_str(driver, cols_left(), 0, esc);
-		addch(')');
-		attroff(A_BOLD);
-		y = draw_engines(y, maxy, s, devs.v[d], esc);
-		if (!clients)
-			continue;
-		attron(A_UNDERLINE);
-		mvprintw(y, 0, "%8s %-15s", "PID", "COMM");
-		for (j = 0; j < engs.n && (int)j < ncols; j++)
-			put_str(engs.v[j], CELL_W - 1, CELL_W, esc);
-		printw("%9s %9s", "MEM", "RES");
-		if ((int)engs.n > ncols)
-			printw(" (+%zu engines)", engs.n - ncols);
-		attroff(A_UNDERLINE);
-		y++;
-		for (i = 0; i < n && y < maxy; i++) {
-			struct drm_client *c = v[i];
-
-			if (strcmp(c->devname, devs.v[d]))
-				continue;
-			mvprintw(y, 0, "%8d ", (int)c->fds[0].pid);
-			put_str(c->fds[0].comm, 15, 15, esc);
-			x = 25;
-			for (j = 0; j < engs.n && (int)j < ncols; j++) {
-				draw_cell(y, x, client_engine(c, engs.v[j]));
-				x += CELL_W;
-			}
-			fmt_bytes(b1, sizeof(b1), client_mem(c, FDINFO_MEM_TOTAL));
-			fmt_bytes(b2, sizeof(b2),
-				  client_mem(c, FDINFO_MEM_RESIDENT));
-			mvprintw(y, x, "%9s %9s", b1, b2);
-			if (c->nfds > 1 && c->fds[c->nfds - 1].pid != c->fds[0].pid)
-				printw(" +pids");
-			y++;
-		}
-	}
 	mvprintw(LINES - 1, 0, "q quit  h help  space pause  <> sort  f filter");
+	if (l.rows) {
+		last = l.scroll + l.h < l.rows ? l.scroll + l.h : l.rows;
+		printw("  rows %d-%d of %d", l.scroll + 1, last, l.rows);
+	}
+	clrtoeol();
 	refresh();
 	free(devs.v);
-	free(engs.v);
 	free(v);
 }
 
@@ -341,8 +506,9 @@ int tui_run(struct drm_scan *s, double delay, char **filter, char **sort,
 	struct strv cols = { 0 };
 	bool paused = false, help = false, quit = false;
 	unsigned long refreshes = 0;
+	size_t sel = 0, nshown = 0;
 	uint64_t next = 0;
-	int ret = 0;
+	int ret = 0, scroll = 0, page;
 
 	initscr();
 	cbreak();
@@ -351,7 +517,7 @@ int tui_run(struct drm_scan *s, double delay, char **filter, char **sort,
 	curs_set(0);
 
 	while (!quit && !atomic_load(stop)) {
-		struct view_opts vo = { *filter, *sort, *reverse };
+		struct view_opts vo = { *filter, *sort, *reverse, false };
 		uint64_t t = now_ns();
 		int ch;
 
@@ -375,7 +541,7 @@ int tui_run(struct drm_scan *s, double delay, char **filter, char **sort,
 		if (help)
 			draw_help();
 		else
-			draw(s, &vo, delay, paused);
+			draw(s, &vo, delay, paused, &sel, &scroll, &nshown);
 		timeout(100);
 		ch = getch();
 		if (ch == ERR) {
@@ -390,11 +556,43 @@ int tui_run(struct drm_scan *s, double delay, char **filter, char **sort,
 			help = false;
 			continue;
 		}
+		page = LINES > 4 ? LINES - 4 : 1;
 		switch (ch) {
 		case 'q':
 		case 'Q':
 			quit = true;
 			break;
+		case KEY_UP:
+		case 'k':
+			sel = sel ? sel - 1 : 0;
+			break;
+		case KEY_DOWN:
+		case 'j':
+			sel++;		/* draw() keeps it within the clients */
+			break;
+		case KEY_PPAGE:
+			sel = sel > (size_t)page ? sel - page : 0;
+			scroll = scroll > page ? scroll - page : 0;
+			break;
+		case KEY_NPAGE:
+			sel += page;
+			scroll += page;
+			break;
+		case KEY_HOME:
+		case 'g':
+			sel = 0;
+			scroll = 0;
+			break;
+		case KEY_END:
+		case 'G':
+			sel = nshown ? nshown - 1 : 0;
+			scroll = INT_MAX;
+			break;
+		case 'm':
+			mem_resident = !mem_resident;
+			break;
+		case KEY_RESIZE:
+			break;		/* LINES and COLS are new: redraw */
 		case 'h':
 		case '?':
 		case KEY_F(1):

@@ -159,6 +159,8 @@ $TOP -b extra >/dev/null 2>"$T/e"
 t "drmtop: stray argument rejected (exit 2)" test $? -eq 2
 $TOP -o x >/dev/null 2>"$T/e"
 t "drmtop: --output without --prometheus rejected (exit 2)" test $? -eq 2
+$TOP -b --per-client >/dev/null 2>"$T/e"
+t "drmtop: --per-client without --prometheus rejected (exit 2)" test $? -eq 2
 $TOP --help >"$T/h" 2>&1
 t "drmtop: --help exit 0, documents metrics" test $? -eq 0 -a \
 	-n "$(grep drm_client_engine_cycles_total "$T/h")"
@@ -277,7 +279,8 @@ else
 fi
 
 feed "$T/drm.prom"
-timeout -s KILL 30 $TOP --prometheus -n 2 -d 0.1 -p "$P" -o "$T/drm.prom" >"$T/po" 2>"$T/e"
+timeout -s KILL 30 $TOP --prometheus --per-client -n 2 -d 0.1 -p "$P" -o "$T/drm.prom" \
+	>"$T/po" 2>"$T/e"
 rc=$?
 wait
 t "drmtop prometheus: exit 0 (exit $rc)" test $rc -eq 0
@@ -302,11 +305,71 @@ t "drmtop prometheus: every sample line is well formed" \
 	test -z "$(grep -v '^#' "$T/drm.prom" |
 		grep -Ev '^[a-z_]+(\{([a-z_]+="[^"]*",?)+\})? [0-9.]+$')"
 
+# Default series: sums per device and engine class and per command name,
+# no pid or client_id label (node_exporter's textfile collector).
+# client 7 (render) 50% rcs and 50% ccs, client 9 (hot) 150% rcs, 0% ccs
+feed "$T/agg.prom"
+timeout -s KILL 30 $TOP --prometheus -n 2 -d 0.1 -p "$P" -o "$T/agg.prom" >"$T/po" 2>"$T/e"
+rc=$?
+wait
+t "prometheus default: exit 0, no sanitizer report (exit $rc)" \
+	test $rc -eq 0 -a -z "$(grep 'Sanitizer\|runtime error' "$T/e")"
+t "prometheus default: no per-client series, no pid or client_id label" \
+	test -z "$(grep 'drm_client_\|pid=\|client_id=' "$T/agg.prom")"
+D='driver="simgpu",device="0000:00:04.0"'
+while IFS='|' read -r what line; do
+	t "prometheus default: $what" has "$T/agg.prom" "$line"
+done <<EOM
+clients per device|drm_clients{$D} 2
+engine class summed over clients|drm_engine_utilization_ratio{$D,engine="rcs"} 2.000000
+class with capacity summed|drm_engine_utilization_ratio{$D,engine="ccs"} 0.500000
+memory summed per region and kind|drm_memory_bytes{$D,region="vram0",kind="total"} 2097152
+clients per command|drm_command_clients{$D,comm="render"} 1
+engine per command|drm_command_engine_utilization_ratio{$D,comm="hot",engine="rcs"} 1.500000
+memory per command|drm_command_memory_bytes{$D,comm="render",region="memory",kind="resident"} 4096
+device without drm-pdev|drm_clients{driver="v3d",device="renderD129"} 1
+PMU metrics kept|# TYPE drmtop_engine_utilization_ratio gauge
+EOM
+t "prometheus default: one series per device, class and kind" \
+	test "$(grep -c '^drm_memory_bytes{' "$T/agg.prom")" -eq 3 -a \
+	"$(grep -v '^#' "$T/agg.prom" | sed 's/ [^ ]*$//' | sort | uniq -d | wc -l)" -eq 0
+# promtool (Debian's prometheus package) parses and lints both forms
+if command -v promtool >/dev/null 2>&1; then
+	for pf in agg.prom drm.prom; do
+		promtool check metrics <"$T/$pf" >"$T/pt" 2>&1
+		rc=$?
+		t "promtool check metrics: $pf is valid and lint-clean (exit $rc)" \
+			test $rc -eq 0 -a ! -s "$T/pt"
+		sed 's/^/# /' "$T/pt"
+	done
+else
+	ok "promtool check metrics: # SKIP promtool not installed (Debian package prometheus)"
+fi
+
 feed "$T/filt"
 timeout -s KILL 30 $TOP -b -n 2 -d 0.1 -p "$P" -f pid=202 >"$T/filt" 2>"$T/e"
 wait
 t "drmtop: --filter pid=202 keeps only that client" \
 	test "$(grep -c 'simgpu' "$T/filt")" -eq 2 -a -z "$(grep 'client=7' "$T/filt")"
+
+# --- warnings: a key outside drm- (amdgpu's pasid) is no malformed line,
+# a broken drm- key is ---
+A=$T/amd
+mkdir -p "$A/70/fd" "$A/70/fdinfo" "$A/71/fd" "$A/71/fdinfo"
+echo amdapp >"$A/70/comm"
+echo badapp >"$A/71/comm"
+ln -s /dev/dri/renderD130 "$A/70/fd/3"
+cp "$F/amdgpu.txt" "$A/70/fdinfo/3"
+timeout -s KILL 30 $TOP -b -n 1 -p "$A" >"$T/amd.out" 2>"$T/e"
+t "warnings: amdgpu fixture listed, exit 0" \
+	has "$T/amd.out" "0000:0b:00.0 amdgpu client=112 pids=70 comm=amdapp gfx=-"
+t "warnings: amdgpu's pasid: is no malformed line" lacks "$T/amd.out" "malformed"
+ln -s /dev/dri/renderD130 "$A/71/fd/3"
+printf 'drm-driver:\tamdgpu\ndrm-client-id:\t113\ndrm-engine-gfx:\t5 us\n' \
+	>"$A/71/fdinfo/3"
+timeout -s KILL 30 $TOP -b -n 1 -p "$A" >"$T/amd.out" 2>"$T/e"
+t "warnings: a drm- key with a wrong unit is one malformed line" \
+	has "$T/amd.out" "drmtop: refresh 1: 2 clients, 1 malformed fdinfo lines"
 
 # --- what processes control: names escaped in every output mode ---
 # Each comm, driver, device, engine and region name below is shown with
@@ -361,6 +424,11 @@ timeout -s KILL 30 $TOP --json -n 1 -p "$H" >"$T/hj" 2>"$T/e"
 rc=$?
 t "escape json: exit 0 (exit $rc)" test $rc -eq 0
 t "escape json: valid UTF-8 without control characters" no_ctl "$T/hj"
+t "escape json: valid UTF-8 passes through byte for byte" \
+	has "$T/hj" '"comm":"café 图形"'
+t "escape json: C1 as \\u009b, invalid bytes as \\ufffd each, never \\u00XX" \
+	test -n "$(grep -F '"comm":"\u009b2J\ufffd"' "$T/hj")" -a \
+	-z "$(grep -F '\u00c' "$T/hj")"
 python3 - "$T/hj" >"$T/py" 2>&1 <<'EOPY'
 import json, sys
 rows = {r["client_id"]: r for r in map(json.loads, open(sys.argv[1], "rb"))}
@@ -381,7 +449,7 @@ t "escape json: names decode to the original text, U+FFFD for bad bytes" \
 	has "$T/py" "json ok"
 grep -v 'json ok' "$T/py" | sed 's/^/# /'
 
-timeout -s KILL 30 $TOP --prometheus -n 1 -p "$H" -o "$T/h.prom" >/dev/null 2>"$T/e"
+timeout -s KILL 30 $TOP --prometheus -C -n 1 -p "$H" -o "$T/h.prom" >/dev/null 2>"$T/e"
 rc=$?
 t "escape prometheus: exit 0 (exit $rc)" test $rc -eq 0
 t "escape prometheus: valid UTF-8 without control characters" no_ctl "$T/h.prom"
@@ -529,6 +597,110 @@ if command -v script >/dev/null 2>&1; then
 else
 	ok "drmtop tui: # SKIP script(1) not available"
 	ok "escape tui: # SKIP script(1) not available"
+fi
+
+# --- interactive mode: navigation over 300 clients, in tmux ---
+# The pane is the terminal: capture-pane gives exactly what is on screen.
+# 300 clients sorted by pid take 303 rows (blank, device, column header,
+# clients); the title line is above them, the key line with "rows N-M of
+# T" below.
+if command -v tmux >/dev/null 2>&1; then
+	./drmtop-bench --make-tree "$T/nav" --pids 300 --fds 1 >/dev/null
+	TM="tmux -S $T/tmux.sock -f /dev/null"
+	# wait_pane PATTERN: until the pane shows it (10 s), then capture it
+	wait_pane() {
+		i=0
+		while [ $i -lt 100 ]; do
+			$TM capture-pane -p >"$T/pane" 2>/dev/null
+			grep -Eq -- "$1" "$T/pane" && return 0
+			sleep 0.1
+			i=$((i + 1))
+		done
+		sed 's/^/# pane: /' "$T/pane"
+		return 1
+	}
+	# screen_ok LINES FIRST_PID: the pane has LINES lines, ends with the key
+	# line and its indicator, and shows the clients of the rows it names,
+	# from FIRST_PID on, consecutive, nothing past the indicator's rows
+	screen_ok() {
+		python3 - "$T/pane" "$1" "$2" <<'EOPY'
+import re, sys
+lines = open(sys.argv[1]).read().split("\n")
+if lines and lines[-1] == "":
+    lines.pop()
+h, first = int(sys.argv[2]), int(sys.argv[3])
+assert len(lines) == h, (len(lines), h)
+m = re.search(r"rows (\d+)-(\d+) of (\d+)$", lines[-1].rstrip())
+assert lines[-1].startswith("q quit") and m, lines[-1]
+a, b, t = map(int, m.groups())
+assert t == 303 and b - a + 1 == min(h - 2, t), (a, b, t)
+pids = [int(re.match(r"\s+(\d+) bench", l)[1]) for l in lines
+        if re.match(r"\s+\d+ bench", l)]
+# content row r >= 4 is the client of pid 1000 + r - 4
+assert pids == list(range(1000 + max(a, 4) - 4, 1000 + b - 3)), (a, b, pids)
+assert pids[0] == first, (pids[0], first)
+EOPY
+	}
+	$TM new-session -d -x 80 -y 24 "$TOP -p $T/nav -d 0.2 -s pid \
+		2>$T/nav.err; echo \$? >$T/nav.rc"
+	t "tui nav 80x24: starts at the first rows" wait_pane 'rows 1-22 of 303$'
+	t "tui nav 80x24: 24 lines, indicator, the rows it names" screen_ok 24 1000
+	# bench clients: 8 KiB total and 4 KiB resident "memory", 1 MiB total vram0
+	t "tui mem: a column per region, totals" test -n \
+		"$(grep -E '^ +PID COMM .* memory +vram0 ' "$T/pane")" -a -n \
+		"$(grep -E '^ +1000 bench1000 .* 8\.0K +1\.0M *$' "$T/pane")"
+	t "tui mem: the title says total" has "$T/pane" "mem total"
+	$TM send-keys m
+	t "tui mem: 'm' shows resident memory" wait_pane 'mem resident'
+	t "tui mem: resident per region, '-' for a region without" \
+		grep -Eq '^ +1000 bench1000 .* 4\.0K +- *$' "$T/pane"
+	$TM send-keys m
+	t "tui mem: 'm' again shows totals" wait_pane 'mem total'
+	$TM send-keys End
+	t "tui nav 80x24: End shows the last rows" wait_pane 'rows 282-303 of 303$'
+	t "tui nav 80x24: the last client is on screen" screen_ok 24 1278
+	t "tui nav 80x24: the last client is bench1299" has "$T/pane" " 1299 bench1299"
+	$TM send-keys Home
+	t "tui nav 80x24: Home goes back" wait_pane 'rows 1-22 of 303$'
+	$TM send-keys NPage
+	t "tui nav 80x24: PgDn scrolls a page" wait_pane 'rows 21-42 of 303$'
+	t "tui nav 80x24: PgDn screen" screen_ok 24 1017
+	$TM send-keys PPage
+	t "tui nav 80x24: PgUp scrolls back" wait_pane 'rows 1-22 of 303$'
+	$TM send-keys Home
+	$TM send-keys -N 3 Down
+	sleep 0.5
+	$TM capture-pane -p -e >"$T/pane.e"
+	t "tui nav 80x24: Down moves the selection bar to the 4th client" \
+		test "$(grep -c "$(printf '\033')\[7m" "$T/pane.e")" -ge 2 -a \
+		-n "$(grep "$(printf '\033')\[7m *1003 bench1003" "$T/pane.e")"
+	$TM send-keys -N 25 Down
+	t "tui nav 80x24: Down past the screen scrolls" wait_pane 'rows 11-32 of 303$'
+	$TM send-keys h
+	t "tui nav 80x24: help" wait_pane '^any key returns'
+	t "tui nav 80x24: help names the navigation keys" has "$T/pane" "PgUp PgDn"
+	t "tui nav 80x24: help fits" test "$(wc -l <"$T/pane")" -eq 24
+	$TM send-keys x
+	t "tui nav 80x24: any key leaves the help" wait_pane 'rows 11-32 of 303$'
+	$TM resize-window -x 200 -y 50
+	t "tui nav resize to 200x50: same first row, more rows" \
+		wait_pane 'rows 11-58 of 303$'
+	t "tui nav resize to 200x50: 50 lines, the rows it names" screen_ok 50 1007
+	$TM send-keys End
+	t "tui nav 200x50: End shows the last rows" wait_pane 'rows 256-303 of 303$'
+	t "tui nav 200x50: the last client is on screen" screen_ok 50 1252
+	$TM resize-window -x 80 -y 24
+	t "tui nav resize back to 80x24: still at the end" \
+		wait_pane 'rows 282-303 of 303$'
+	t "tui nav resize back to 80x24: screen" screen_ok 24 1278
+	$TM send-keys q
+	i=0
+	while [ ! -s "$T/nav.rc" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	t "tui nav: 'q' quits with status 0" test "$(cat "$T/nav.rc" 2>/dev/null)" = 0
+	t "tui nav: no sanitizer report" clean "$T/nav.err"
+	$TM kill-server 2>/dev/null
+else
+	ok "tui nav: # SKIP tmux not installed"
 fi
 
 # --- engine busyness from the PMU of a device, over a fake sysfs tree ---
