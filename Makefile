@@ -287,7 +287,7 @@ docs: src
 # Screenshots of those pages with headless Chromium, which only this
 # target installs (it is big; make check does not need it), with CJK fonts
 # for the zh_CN pages.
-SCREENSHOT_PKGS	:= chromium fonts-noto-cjk
+SCREENSHOT_PKGS	:= chromium fonts-noto-cjk python3-pil
 $(BUILD)/.deps-screenshots: $(REPO)/Makefile
 	$(call install-pkgs,$@,$(SCREENSHOT_PKGS))
 
