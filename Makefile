@@ -12,6 +12,7 @@
 #   make series-check build and run KUnit after each patch of the series
 #   make bench        benchmarks, one "bench: ..." line per figure
 #   make fuzz [SEED=n] [SECONDS=s]  the uAPI fuzzer in the VM
+#   make docs         the rendered pages of our documentation in build/docs/
 #
 # KERNEL_SRC=/path/to/linux uses your own (clean) tree instead of Debian's
 # linux-source-6.12.
@@ -36,19 +37,24 @@ HOST_PKGS	:= build-essential bc bison flex libelf-dev libssl-dev \
 		   libncurses-dev pkg-config python3 git patch sparse \
 		   coccinelle perl valgrind rsync kmod qemu-system-x86 \
 		   gcc-s390x-linux-gnu gcc-i686-linux-gnu linux-perf
-HOST_PKGS	+= prometheus tmux # drmtop host tests: promtool, the TUI in tmux
+# The drmtop host tests: promtool checks its Prometheus output, tmux drives
+# its interactive view.
+HOST_PKGS	+= prometheus tmux
+# The docs build (make docs, make check): Sphinx and what the kernel's
+# Documentation/sphinx/requirements.txt asks for, from Debian.
+HOST_PKGS	+= python3-sphinx python3-alabaster python3-yaml
 
 export REPO BUILD SRC UML_OUT KUNIT_OUT BIN JOBS KERNEL_SRC VMLINUX BZIMAGE \
 	BZIMAGE_DEBUG
 
 .PHONY: all run check vm-run kernel src deps base tools series series-check \
 	bench qemu-kernel qemu-run qemu-debug-kernel qemu-debug-run kunit \
-	headers clean distclean help fuzz
+	headers clean distclean help fuzz docs docs-screenshots
 
 all: kernel tools
 
 help:
-	@sed -n '3,18p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,19p' Makefile | sed 's/^# \{0,1\}//'
 
 # --- host packages -----------------------------------------------------------
 # install-pkgs STAMP, PACKAGES: install what is missing (as root), then touch
@@ -259,6 +265,38 @@ bench: kernel qemu-kernel tools
 		'sh $(REPO)/devtools/bench.sh uml' "mem=1G $$BOOTARGS"
 	@$(REPO)/devtools/vm-run.sh $(BZIMAGE) $(BIN) \
 		'sh $(REPO)/devtools/bench.sh x86_64-smp2' "$$BOOTARGS"
+
+# --- documentation ----------------------------------------------------------
+# The kernel's htmldocs of the directories our pages are in (Sphinx shares
+# the machine: two jobs at most), incremental, into build/docs; its
+# warnings, the base tree's included, are in build/docs/htmldocs.log
+# (make check counts ours).
+DOCS_OUT	:= $(BUILD)/docs
+DOCS_HTML	:= $(DOCS_OUT)/Documentation/output
+DOCS_DIRS	:= gpu translations/zh_CN
+DOCS_PAGES	:= gpu/simgpu.html translations/zh_CN/gpu/drm-usage-stats.html \
+		   translations/zh_CN/gpu/simgpu.html
+export DOCS_DIRS
+
+docs: src
+	@echo "  DOCS    $(DOCS_DIRS)"
+	@mkdir -p $(DOCS_OUT)
+	@PYTHONDONTWRITEBYTECODE=1 $(MAKE) -s -C $(SRC) O=$(DOCS_OUT) htmldocs \
+		SPHINXDIRS="$(DOCS_DIRS)" SPHINXOPTS="-j$(if $(filter 1,$(JOBS)),1,2) -q" \
+		> $(DOCS_OUT)/htmldocs.log 2>&1 || \
+		{ tail -n 20 $(DOCS_OUT)/htmldocs.log; exit 1; }
+	@for p in $(DOCS_PAGES); do echo "docs: $(DOCS_HTML)/$$p"; done
+
+# Screenshots of those pages with headless Chromium, which only this
+# target installs (it is big; make check does not need it), with CJK fonts
+# for the zh_CN pages.
+SCREENSHOT_PKGS	:= chromium fonts-noto-cjk python3-pil
+$(BUILD)/.deps-screenshots: $(REPO)/Makefile
+	$(call install-pkgs,$@,$(SCREENSHOT_PKGS))
+
+docs-screenshots: docs $(BUILD)/.deps-screenshots
+	@$(REPO)/devtools/docs-screenshots.sh $(DOCS_HTML) \
+		$(DOCS_OUT)/screenshots $(DOCS_PAGES)
 
 # --- the patch series --------------------------------------------------------
 # The sender signs the series and is named in MAINTAINERS: SIGNOFF='Name

@@ -99,6 +99,28 @@ empty "MAINTAINERS covers every new file" "$LOG/maintainers.log"
 empty "simgpu.rst documents every register and module parameter" \
 	"$LOG/docs-drift.log"
 
+# The documentation: the kernel's htmldocs of the directories of every page
+# the series adds or changes, where a warning or error the unmodified base
+# tree does not give fails (the base's are listed, not counted), the uAPI
+# rendered whole, documentation-file-ref-check and kernel-doc on our files
+# (devtools/docs-check.sh).
+docs_build() {
+	if ! "$REPO/devtools/docs-check.sh" "$LOG"; then
+		not_ok "docs: htmldocs of the base tree" "$LOG/docs-sphinx.log"
+		return
+	fi
+	echo "docs: $(cat "$LOG/docs-time.log"); $(wc -l < "$LOG/docs-sphinx-base.log") warnings of the base tree not counted (docs-sphinx-base.log)"
+	empty "htmldocs SPHINXDIRS=\"gpu translations/zh_CN\": no warning the base tree has not" \
+		"$LOG/docs-sphinx.log"
+	empty "docs: every uAPI struct and enum rendered in gpu/simgpu.html" \
+		"$LOG/docs-uapi.log"
+	empty "documentation-file-ref-check on the series' files" \
+		"$LOG/docs-fileref.log"
+	empty "kernel-doc -none -Wall on every C file and header the series adds" \
+		"$LOG/docs-kerneldoc.log"
+}
+docs_build
+
 # --- Static checks of the driver.
 (cd "$SRC" && ./scripts/kernel-doc -none -Wall $srcs) > "$LOG/kernel-doc.log" 2>&1
 empty "kernel-doc -none -Wall" "$LOG/kernel-doc.log"
