@@ -441,7 +441,7 @@ static void draw(struct drm_scan *s, const struct view_opts *vo, double delay,
 	attron(A_REVERSE);
 	mvprintw(y, 0, "drmtop  clients %zu  devices %zu  ", nclients, devs.n);
 	if (view != VIEW_CLIENT)
-		printw("%s  ", view_names[view]);
+		printw("view %s  ", view_names[view]);
 	printw("delay %.1fs  sort ", delay);
 	put_str(vo->sort ? vo->sort : "busy", cols_left(), 0, esc);
 	printw("%s  filter ", vo->reverse ? " (rev)" : "");
