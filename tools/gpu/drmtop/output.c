@@ -207,7 +207,7 @@ size_t view_clients(const struct drm_scan *s, const struct view_opts *o,
 }
 
 static struct drm_client *agg_find(struct drm_client **a, size_t n,
-				    const char *devname, pid_t pid)
+				   const char *devname, pid_t pid)
 {
 	size_t i;
 
