@@ -206,6 +206,182 @@ size_t view_clients(const struct drm_scan *s, const struct view_opts *o,
 	return n;
 }
 
+static struct drm_client *agg_find(struct drm_client **a, size_t n,
+				   const char *devname, pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(a[i]->devname, devname) && a[i]->fds[0].pid == pid)
+			return a[i];
+	return NULL;
+}
+
+/* Add client c into aggregate a; false on ENOMEM. */
+static bool agg_add(struct drm_client *a, const struct drm_client *c)
+{
+	size_t i, j;
+
+	for (i = 0; i < c->neng; i++) {
+		const struct client_engine *e = &c->eng[i];
+		struct client_engine *t = NULL;
+
+		if (!e->cur)
+			continue;
+		for (j = 0; j < a->neng; j++)
+			if (!strcmp(a->eng[j].name, e->name))
+				t = &a->eng[j];
+		if (!t) {
+			if (a->neng == a->cap_eng) {
+				size_t cap = a->cap_eng ? a->cap_eng * 2 : 4;
+				void *p = realloc(a->eng, cap * sizeof(*a->eng));
+
+				if (!p)
+					return false;
+				a->eng = p;
+				a->cap_eng = cap;
+			}
+			t = &a->eng[a->neng++];
+			memset(t, 0, sizeof(*t));
+			t->name = e->name;
+			t->cur = e->cur;
+			t->res.status = UTIL_FIRST;
+		}
+		if (e->res.status == UTIL_OK) {
+			if (t->res.status != UTIL_OK)
+				t->res.pct = 0;
+			t->res.status = UTIL_OK;
+			t->res.pct += e->res.pct;
+			t->res.over = t->res.pct > 100;
+		}
+	}
+	for (i = 0; i < c->info.n_regions; i++) {
+		const struct fdinfo_region *r = &c->info.regions[i];
+		struct fdinfo_region *t = fdinfo_find_region(&a->info, r->name);
+		unsigned int k;
+
+		if (!t) {
+			if (a->info.n_regions == a->info.cap_regions) {
+				size_t cap = a->info.cap_regions ?
+					     a->info.cap_regions * 2 : 4;
+				void *p = realloc(a->info.regions,
+						  cap * sizeof(*t));
+
+				if (!p)
+					return false;
+				a->info.regions = p;
+				a->info.cap_regions = cap;
+			}
+			t = &a->info.regions[a->info.n_regions++];
+			memset(t, 0, sizeof(*t));
+			t->name = r->name;
+		}
+		for (k = 0; k < FDINFO_MEM_KINDS; k++)
+			if (r->present & (1u << k)) {
+				t->present |= 1u << k;
+				t->bytes[k] += r->bytes[k];
+			}
+	}
+	a->nagg++;
+	return true;
+}
+
+static struct drm_client *agg_new(const struct drm_client *c, size_t fd,
+				  enum view_mode mode)
+{
+	struct drm_client *a = calloc(1, sizeof(*a));
+	char key[64];
+
+	if (!a)
+		return NULL;
+	a->fds = calloc(1, sizeof(*a->fds));
+	snprintf(key, sizeof(key), "%d", mode == VIEW_PROCESS ?
+		 (int)c->fds[fd].pid : 0);
+	a->key = strdup(key);
+	if (!a->fds || !a->key) {
+		free(a->fds);
+		free(a->key);
+		free(a);
+		return NULL;
+	}
+	a->nfds = 1;
+	a->devname = c->devname;
+	a->rdev = c->rdev;
+	a->info.driver = c->info.driver;
+	if (mode == VIEW_PROCESS) {
+		a->fds[0].pid = c->fds[fd].pid;
+		a->fds[0].comm = c->fds[fd].comm;
+		a->info.client_id = c->fds[fd].pid;
+	} else {
+		a->fds[0].comm = "(device)";
+	}
+	a->fds[0].fd = -1;
+	a->fds[0].info_fd = -1;
+	return a;
+}
+
+void view_agg_free(struct drm_client **a, size_t n)
+{
+	size_t i;
+
+	for (i = 0; a && i < n; i++) {
+		free(a[i]->fds);
+		free(a[i]->key);
+		free(a[i]->eng);
+		free(a[i]->info.regions);
+		free(a[i]);
+	}
+	free(a);
+}
+
+size_t view_aggregate(struct drm_client *const *v, size_t n,
+		      enum view_mode mode, const struct view_opts *o,
+		      struct drm_client ***out)
+{
+	struct drm_client **a = NULL, *t;
+	size_t i, f, na = 0, cap = 0;
+
+	*out = NULL;
+	for (i = 0; i < n; i++) {
+		for (f = 0; f < v[i]->nfds; f++) {
+			pid_t pid = mode == VIEW_PROCESS ? v[i]->fds[f].pid : 0;
+
+			/* a pid holding the client twice counts it once */
+			if (f && v[i]->fds[f - 1].pid == v[i]->fds[f].pid)
+				continue;
+			if (mode != VIEW_PROCESS && f)
+				break;	/* a device counts a client once */
+			t = agg_find(a, na, v[i]->devname, pid);
+			if (!t) {
+				if (na == cap) {
+					size_t nc = cap ? cap * 2 : 16;
+					void *p = realloc(a, nc * sizeof(*a));
+
+					if (!p)
+						goto fail;
+					a = p;
+					cap = nc;
+				}
+				t = agg_new(v[i], f, mode);
+				if (!t)
+					goto fail;
+				a[na++] = t;
+			}
+			if (!agg_add(t, v[i]))
+				goto fail;
+		}
+	}
+	if (na) {
+		sort_opts = o;
+		qsort(a, na, sizeof(*a), cmp_client);
+	}
+	*out = a;
+	return na;
+fail:
+	view_agg_free(a, na);
+	return 0;
+}
+
 static void print_pids(FILE *f, const struct drm_client *c, const char *sep)
 {
 	size_t i;

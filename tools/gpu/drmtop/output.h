@@ -25,6 +25,28 @@ const struct client_engine *client_engine(const struct drm_client *c,
 					  const char *name);
 void fmt_bytes(char *buf, size_t size, uint64_t v);
 
+/* What the interactive view shows a row for */
+enum view_mode {
+	VIEW_CLIENT,		/* one row per client */
+	VIEW_PROCESS,		/* one row per process (and device) */
+	VIEW_DEVICE,		/* one row per device */
+	VIEW_MODES,
+};
+
+/*
+ * The aggregate rows of a view over the clients v[n] (already filtered):
+ * VIEW_PROCESS sums the clients of each pid on each device, a client held
+ * by several pids counting in each; VIEW_DEVICE sums each client of a
+ * device once. Engine percentages (capacity-normalised per client) and
+ * memory per region and kind are summed, nagg counts the clients. The
+ * rows borrow strings from the clients; sorted like view_clients().
+ * Returns the number of rows in *out, free with view_agg_free().
+ */
+size_t view_aggregate(struct drm_client *const *v, size_t n,
+		      enum view_mode mode, const struct view_opts *o,
+		      struct drm_client ***out);
+void view_agg_free(struct drm_client **a, size_t n);
+
 struct pmu_dev;
 /*
  * Whether the engine header of d is shown with filter f: without a

@@ -42,6 +42,7 @@ struct drm_client {
 	struct client_engine *eng;
 	size_t neng, cap_eng;
 	unsigned long gen;	/* refresh generation of the latest sample */
+	size_t nagg;		/* a view's aggregate: clients summed, else 0 */
 };
 
 struct drm_scan {

@@ -71,6 +71,12 @@ static void strv_add_unique(struct strv *sv, const char *s)
 /* The memory columns show resident memory, not total ('m' toggles). */
 static bool mem_resident;
 
+/* What a row is: a client, a process or a device ('v' cycles). */
+static enum view_mode view;
+static const char *const view_names[VIEW_MODES] = {
+	"clients", "processes", "devices",
+};
+
 /*
  * A client's memory in one region, total (or legacy drm-memory-) or
  * resident; false when the client has no such key for the region.
@@ -230,6 +236,7 @@ static void draw_help(void)
 		"  f            set filter: driver=X device=X pid=N comm=X or text",
 		"  c            clear filter",
 		"  m            memory columns: total / resident",
+		"  v            view: clients / processes / devices",
 		"  + -          longer / shorter refresh delay",
 		"",
 		"Engine cells: [bar] percent; '-' = no value yet (first sample,",
@@ -239,6 +246,7 @@ static void draw_help(void)
 		"drm-memory-<region>), or with 'm' drm-resident-<region>; '-' = none.",
 		"Under a device's name: the busyness of each engine instance from",
 		"its perf PMU (engine-active-ticks / engine-total-ticks), or why not.",
+		"Views sum clients per process and device, or per device (CL: count).",
 	};
 	size_t i;
 
@@ -278,7 +286,7 @@ static void draw_body(struct layout *l, struct drm_scan *s,
 		const struct pmu_dev *pd = pmu_find_dev(s->pmu, devs->v[d]);
 		const char *driver = pd && pd->driver ? pd->driver : "?";
 		bool clients = false;
-		int ncols, dev_row;
+		int ncols, dev_row, lead = view == VIEW_CLIENT ? 25 : 30;
 
 		engs.n = 0;
 		regs.n = 0;
@@ -295,12 +303,12 @@ static void draw_body(struct layout *l, struct drm_scan *s,
 						v[i]->info.regions[j].name);
 		}
 		/* a column of 10 per region, what is left for the engines */
-		nregs = (COLS - 25) / MEM_W;
+		nregs = (COLS - lead) / MEM_W;
 		if (nregs > (int)regs.n)
 			nregs = regs.n;
 		if (nregs < 0)
 			nregs = 0;
-		ncols = (COLS - 25 - nregs * MEM_W) / CELL_W;
+		ncols = (COLS - lead - nregs * MEM_W) / CELL_W;
 		if (ncols < 0)
 			ncols = 0;
 		layout_row(l);		/* a blank line between devices */
@@ -321,7 +329,10 @@ static void draw_body(struct layout *l, struct drm_scan *s,
 		y = layout_row(l);
 		if (y >= 0) {
 			attron(A_UNDERLINE);
-			mvprintw(y, 0, "%8s %-15s", "PID", "COMM");
+			mvprintw(y, 0, "%8s %-15s", view == VIEW_DEVICE ? "" :
+				 "PID", view == VIEW_DEVICE ? "" : "COMM");
+			if (view != VIEW_CLIENT)
+				printw("%4s ", "CL");
 			for (j = 0; j < engs.n && (int)j < ncols; j++)
 				put_str(engs.v[j], CELL_W - 1, CELL_W, esc);
 			for (j = 0; j < (size_t)nregs; j++) {
@@ -359,9 +370,14 @@ static void draw_body(struct layout *l, struct drm_scan *s,
 				continue;
 			if (shown - 1 == sel)
 				attron(A_REVERSE);
-			mvprintw(y, 0, "%8d ", (int)c->fds[0].pid);
+			if (view == VIEW_DEVICE)
+				mvprintw(y, 0, "%8s ", "all");
+			else
+				mvprintw(y, 0, "%8d ", (int)c->fds[0].pid);
 			put_str(c->fds[0].comm, 15, 16, esc);
-			x = 25;
+			if (view != VIEW_CLIENT)
+				printw("%4zu ", c->nagg);
+			x = lead;
 			for (j = 0; j < engs.n && (int)j < ncols; j++) {
 				draw_cell(y, x, client_engine(c, engs.v[j]));
 				x += CELL_W;
@@ -397,14 +413,21 @@ static void draw_body(struct layout *l, struct drm_scan *s,
 static void draw(struct drm_scan *s, const struct view_opts *vo, double delay,
 		 bool paused, size_t *sel, int *scroll, size_t *nshown)
 {
-	struct drm_client **v;
-	size_t n = view_clients(s, vo, &v), i;
+	struct drm_client **v, **a = NULL;
+	size_t n = view_clients(s, vo, &v), i, nclients = n, na = 0;
 	struct strv devs = { 0 };
 	enum str_esc esc = str_esc_text();
 	struct layout l = { 0 };
 	int y = 0, last;
 
 	erase();
+	if (view != VIEW_CLIENT) {
+		/* the view's rows stand for the clients from here on */
+		na = view_aggregate(v, n, view, vo, &a);
+		free(v);
+		v = a;
+		n = na;
+	}
 	*nshown = n;
 	if (*sel >= n)
 		*sel = n ? n - 1 : 0;
@@ -416,8 +439,10 @@ static void draw(struct drm_scan *s, const struct view_opts *vo, double delay,
 		    pmu_dev_match(s->pmu->devs[i], vo->filter, v, n))
 			strv_add_unique(&devs, s->pmu->devs[i]->name);
 	attron(A_REVERSE);
-	mvprintw(y, 0, "drmtop  clients %zu  devices %zu  delay %.1fs  sort ",
-		 n, devs.n, delay);
+	mvprintw(y, 0, "drmtop  clients %zu  devices %zu  ", nclients, devs.n);
+	if (view != VIEW_CLIENT)
+		printw("view %s  ", view_names[view]);
+	printw("delay %.1fs  sort ", delay);
 	put_str(vo->sort ? vo->sort : "busy", cols_left(), 0, esc);
 	printw("%s  filter ", vo->reverse ? " (rev)" : "");
 	put_str(vo->filter ? vo->filter : "-", cols_left(), 0, esc);
@@ -456,7 +481,7 @@ static void draw(struct drm_scan *s, const struct view_opts *vo, double delay,
 	l.rows = 0;
 	draw_body(&l, s, v, n, &devs, *sel, vo);
 
-	mvprintw(LINES - 1, 0, "q quit  h help  space pause  <> sort  f filter");
+	mvprintw(LINES - 1, 0, "q quit  h help  v view  space pause  <> sort  f filter");
 	if (l.rows) {
 		last = l.scroll + l.h < l.rows ? l.scroll + l.h : l.rows;
 		printw("  rows %d-%d of %d", l.scroll + 1, last, l.rows);
@@ -464,7 +489,10 @@ static void draw(struct drm_scan *s, const struct view_opts *vo, double delay,
 	clrtoeol();
 	refresh();
 	free(devs.v);
-	free(v);
+	if (view != VIEW_CLIENT)
+		view_agg_free(v, na);
+	else
+		free(v);
 }
 
 static void sort_columns(struct drm_scan *s, struct strv *cols)
@@ -590,6 +618,11 @@ int tui_run(struct drm_scan *s, double delay, char **filter, char **sort,
 			break;
 		case 'm':
 			mem_resident = !mem_resident;
+			break;
+		case 'v':
+			view = (view + 1) % VIEW_MODES;
+			sel = 0;
+			scroll = 0;
 			break;
 		case KEY_RESIZE:
 			break;		/* LINES and COLS are new: redraw */

@@ -699,6 +699,40 @@ EOPY
 	t "tui nav: 'q' quits with status 0" test "$(cat "$T/nav.rc" 2>/dev/null)" = 0
 	t "tui nav: no sanitizer report" clean "$T/nav.err"
 	$TM kill-server 2>/dev/null
+
+	# views: 2 processes of 3 clients each (8 KiB total, 1 MiB vram0 each)
+	./drmtop-bench --make-tree "$T/views" --pids 2 --fds 3 >/dev/null
+	$TM new-session -d -x 100 -y 24 "$TOP -p $T/views -d 0.2 -s pid \
+		2>$T/views.err; echo \$? >$T/views.rc"
+	t "tui views: starts in the client view, 6 clients" \
+		wait_pane 'rows 1-9 of 9$'
+	$TM send-keys v
+	t "tui views: 'v' shows the process view" wait_pane 'view processes .*sort'
+	t "tui views: one row per process, rows 1-5 of 5" \
+		has "$T/pane" "rows 1-5 of 5"
+	t "tui views: a process's 3 clients summed in one row" \
+		grep -Eq '^ +1000 bench1000 +3 .* 24\.0K +3\.0M *$' "$T/pane"
+	t "tui views: the title counts 6 clients" has "$T/pane" "clients 6 "
+	$TM send-keys v
+	t "tui views: 'v' again shows the device view" \
+		wait_pane 'view devices .*sort'
+	t "tui views: one device row summing its 6 clients" \
+		grep -Eq '^ +all +\(device\) +6 .* 48\.0K +6\.0M *$' "$T/pane"
+	$TM send-keys h
+	t "tui views: help names 'v'" wait_pane 'v +view: clients'
+	$TM send-keys x
+	$TM send-keys v
+	t "tui views: 'v' a third time returns to the client view" \
+		wait_pane 'rows 1-9 of 9$'
+	t "tui views: client rows again" \
+		grep -Eq '^ +1000 bench1000 .* 8\.0K +1\.0M *$' "$T/pane"
+	$TM send-keys q
+	i=0
+	while [ ! -s "$T/views.rc" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	t "tui views: 'q' quits with status 0" \
+		test "$(cat "$T/views.rc" 2>/dev/null)" = 0
+	t "tui views: no sanitizer report" clean "$T/views.err"
+	$TM kill-server 2>/dev/null
 else
 	ok "tui nav: # SKIP tmux not installed"
 fi

@@ -1285,6 +1285,120 @@ static void test_real_proc(void)
 	drm_scan_free(s);
 }
 
+/* A client of dev with one engine "rcs" at pct and "vram0" bytes, pids[np] */
+static void mk_view_client(struct drm_client *c, struct fdinfo_engine *fe,
+			   struct drm_fdref *fds, struct fdinfo_region *r,
+			   const char *dev, double pct, uint64_t bytes,
+			   const pid_t *pids, size_t np)
+{
+	static struct client_engine eng[16];
+	static size_t neng;
+	size_t i;
+
+	memset(c, 0, sizeof(*c));
+	c->key = (char *)dev;
+	c->devname = (char *)dev;
+	c->info.driver = "simgpu";
+	for (i = 0; i < np; i++) {
+		fds[i].pid = pids[i];
+		fds[i].fd = 3 + i;
+		fds[i].comm = "proc";
+	}
+	c->fds = fds;
+	c->nfds = np;
+	c->eng = &eng[neng++ % 16];
+	memset(c->eng, 0, sizeof(*c->eng));
+	c->eng->name = "rcs";
+	c->eng->cur = fe;
+	c->eng->res.status = UTIL_OK;
+	c->eng->res.pct = pct;
+	c->neng = 1;
+	memset(r, 0, sizeof(*r));
+	r->name = "vram0";
+	r->present = 1u << FDINFO_MEM_TOTAL;
+	r->bytes[FDINFO_MEM_TOTAL] = bytes;
+	c->info.regions = r;
+	c->info.n_regions = 1;
+}
+
+static const struct drm_client *
+view_row(struct drm_client **a, size_t n, const char *dev, pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(a[i]->devname, dev) && a[i]->fds[0].pid == pid)
+			return a[i];
+	return NULL;
+}
+
+static double row_pct(const struct drm_client *r)
+{
+	const struct client_engine *e = r ? client_engine(r, "rcs") : NULL;
+
+	return e && e->res.status == UTIL_OK ? e->res.pct : -1;
+}
+
+static uint64_t row_mem(const struct drm_client *r)
+{
+	return r ? client_mem(r, FDINFO_MEM_TOTAL) : 0;
+}
+
+/*
+ * Process and device views: pid 10 holds 3 clients on card0, the third
+ * shared with pid 20 (one client, two pids); pid 30 one client on card1.
+ */
+static void test_views(void)
+{
+	static const pid_t p10[] = { 10 }, p1020[] = { 10, 20 }, p30[] = { 30 };
+	struct drm_client c[4], *v[4], **a;
+	struct fdinfo_engine fe = { 0 };
+	struct drm_fdref fds[4][2];
+	struct fdinfo_region r[4];
+	struct view_opts o = { 0 };
+	const struct drm_client *row;
+	size_t n, i;
+
+	mk_view_client(&c[0], &fe, fds[0], &r[0], "card0", 10, 1000, p10, 1);
+	mk_view_client(&c[1], &fe, fds[1], &r[1], "card0", 20, 2000, p10, 1);
+	mk_view_client(&c[2], &fe, fds[2], &r[2], "card0", 30, 4000, p1020, 2);
+	mk_view_client(&c[3], &fe, fds[3], &r[3], "card1", 50, 8000, p30, 1);
+	for (i = 0; i < 4; i++)
+		v[i] = &c[i];
+
+	n = view_aggregate(v, 4, VIEW_PROCESS, &o, &a);
+	ok(n == 3, "views: process view has 3 rows (got %zu)", n);
+	row = view_row(a, n, "card0", 10);
+	ok(row && row->nagg == 3, "views: pid 10 is one row of 3 clients");
+	ok(near(row_pct(row), 60), "views: pid 10 rcs is the sum 60%% (%.1f)",
+	   row_pct(row));
+	ok(row_mem(row) == 7000, "views: pid 10 vram0 is the sum 7000 (%llu)",
+	   (unsigned long long)row_mem(row));
+	row = view_row(a, n, "card0", 20);
+	ok(row && row->nagg == 1 && near(row_pct(row), 30) &&
+	   row_mem(row) == 4000, "views: the shared client counts in pid 20");
+	ok(n && a[0]->fds[0].pid == 10, "views: sorted busiest first");
+	view_agg_free(a, n);
+
+	n = view_aggregate(v, 4, VIEW_DEVICE, &o, &a);
+	ok(n == 2, "views: device view has 2 rows (got %zu)", n);
+	row = view_row(a, n, "card0", 0);
+	ok(row && row->nagg == 3,
+	   "views: card0 counts its 3 clients once each (%zu)",
+	   row ? row->nagg : 0);
+	ok(near(row_pct(row), 60) && row_mem(row) == 7000,
+	   "views: card0 sums match its clients' (%.1f%%, %llu)",
+	   row_pct(row), (unsigned long long)row_mem(row));
+	row = view_row(a, n, "card1", 0);
+	ok(row && row->nagg == 1 && near(row_pct(row), 50) &&
+	   row_mem(row) == 8000, "views: card1 is its one client");
+	view_agg_free(a, n);
+
+	n = view_aggregate(v, 0, VIEW_PROCESS, &o, &a);
+	ok(n == 0, "views: no clients, no rows");
+	view_agg_free(a, n);
+}
+
 int main(int argc, char **argv)
 {
 	fixdir = argc > 1 ? argv[1] : "tests/fixtures";
@@ -1298,6 +1412,7 @@ int main(int argc, char **argv)
 	test_pmu();
 	test_real_proc();
 	test_proc_fdinfo_kept_open();
+	test_views();
 	printf("1..%d\n", ntest);
 	return nfail ? 1 : 0;
 }
