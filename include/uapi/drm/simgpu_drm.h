@@ -37,6 +37,10 @@ extern "C" {
 #define DRM_SIMGPU_GEM_MADVISE		0x05
 #define DRM_SIMGPU_SUBMIT		0x06
 #define DRM_SIMGPU_WAIT_BO		0x07
+#define DRM_SIMGPU_PERFMON_CREATE	0x08
+#define DRM_SIMGPU_PERFMON_DESTROY	0x09
+#define DRM_SIMGPU_PERFMON_GET_VALUES	0x0a
+#define DRM_SIMGPU_PERFMON_SET_GLOBAL	0x0b
 
 #define DRM_IOCTL_SIMGPU_QUERY \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_SIMGPU_QUERY, struct drm_simgpu_query)
@@ -59,6 +63,18 @@ extern "C" {
 	DRM_IOW(DRM_COMMAND_BASE + DRM_SIMGPU_SUBMIT, struct drm_simgpu_submit)
 #define DRM_IOCTL_SIMGPU_WAIT_BO \
 	DRM_IOW(DRM_COMMAND_BASE + DRM_SIMGPU_WAIT_BO, struct drm_simgpu_wait_bo)
+#define DRM_IOCTL_SIMGPU_PERFMON_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_SIMGPU_PERFMON_CREATE, \
+		 struct drm_simgpu_perfmon_create)
+#define DRM_IOCTL_SIMGPU_PERFMON_DESTROY \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_SIMGPU_PERFMON_DESTROY, \
+		struct drm_simgpu_perfmon_destroy)
+#define DRM_IOCTL_SIMGPU_PERFMON_GET_VALUES \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_SIMGPU_PERFMON_GET_VALUES, \
+		 struct drm_simgpu_perfmon_get_values)
+#define DRM_IOCTL_SIMGPU_PERFMON_SET_GLOBAL \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_SIMGPU_PERFMON_SET_GLOBAL, \
+		struct drm_simgpu_perfmon_set_global)
 
 /**
  * enum drm_simgpu_engine_class - engine classes
@@ -107,11 +123,14 @@ enum drm_simgpu_region {
  *	by its array of &struct drm_simgpu_engine_info.
  * @DRM_SIMGPU_QUERY_REGIONS: a &struct drm_simgpu_query_regions followed
  *	by its array of &struct drm_simgpu_region_info.
+ * @DRM_SIMGPU_QUERY_COUNTERS: a &struct drm_simgpu_query_counters followed
+ *	by its array of &struct drm_simgpu_counter_info.
  */
 enum drm_simgpu_query_type {
 	DRM_SIMGPU_QUERY_CONFIG = 0,
 	DRM_SIMGPU_QUERY_ENGINES = 1,
 	DRM_SIMGPU_QUERY_REGIONS = 2,
+	DRM_SIMGPU_QUERY_COUNTERS = 3,
 };
 
 /**
@@ -229,6 +248,62 @@ struct drm_simgpu_query_regions {
 
 	/** @regions: the regions. */
 	struct drm_simgpu_region_info regions[];
+};
+
+/** DRM_SIMGPU_COUNTER_NAME_LEN - size of &drm_simgpu_counter_info.name */
+#define DRM_SIMGPU_COUNTER_NAME_LEN	32
+/** DRM_SIMGPU_COUNTER_DESC_LEN - size of &drm_simgpu_counter_info.description */
+#define DRM_SIMGPU_COUNTER_DESC_LEN	128
+
+/**
+ * struct drm_simgpu_counter_info - one performance counter
+ *
+ * Every engine counts the same counters. Strings are NUL-terminated.
+ */
+struct drm_simgpu_counter_info {
+	/** @id: the counter's id, as &drm_simgpu_perfmon_create takes it. */
+	__u32 id;
+
+	/** @pad: MBZ. */
+	__u32 pad;
+
+	/** @name: short name, e.g. "bytes-written". */
+	char name[DRM_SIMGPU_COUNTER_NAME_LEN];
+
+	/** @category: group the counter belongs to, e.g. "memory". */
+	char category[DRM_SIMGPU_COUNTER_NAME_LEN];
+
+	/** @unit: what one count is, e.g. "bytes", "ticks". */
+	char unit[DRM_SIMGPU_COUNTER_NAME_LEN];
+
+	/** @description: one sentence on what is counted and when. */
+	char description[DRM_SIMGPU_COUNTER_DESC_LEN];
+};
+
+/**
+ * struct drm_simgpu_query_counters - the performance counters
+ */
+struct drm_simgpu_query_counters {
+	/** @num_counters: number of entries in @counters. */
+	__u32 num_counters;
+
+	/**
+	 * @num_slots: the most counters one perfmon can count, the engines'
+	 * counter slots.
+	 */
+	__u32 num_slots;
+
+	/**
+	 * @report_size: size in bytes of a &struct drm_simgpu_sample_report,
+	 * the alignment %DRM_SIMGPU_CMD_SAMPLE needs.
+	 */
+	__u32 report_size;
+
+	/** @pad: MBZ. */
+	__u32 pad;
+
+	/** @counters: the counters. */
+	struct drm_simgpu_counter_info counters[];
 };
 
 /**
@@ -365,12 +440,76 @@ struct drm_simgpu_gem_madvise {
  *	the engine runs nothing else: jobs queued behind on it wait. With BUSY
  *	it gives a duty cycle on the GPU's own clock, which a queue of work
  *	keeps exact however late the submitter runs.
+ * @DRM_SIMGPU_CMD_COPY: copy within the buffer &drm_simgpu_cmd.handle, to
+ *	byte &drm_simgpu_cmd.offset, from the source offset and length that
+ *	&drm_simgpu_cmd.value packs (see DRM_SIMGPU_COPY_VALUE()). Offsets
+ *	and length are multiples of 4, the length is 4 to
+ *	%DRM_SIMGPU_COPY_MAX_BYTES, both ranges lie inside the buffer and do
+ *	not overlap. It takes one nanosecond per byte of engine time.
+ * @DRM_SIMGPU_CMD_SAMPLE: write a &struct drm_simgpu_sample_report into
+ *	the buffer &drm_simgpu_cmd.handle at byte &drm_simgpu_cmd.offset,
+ *	which is a multiple of &drm_simgpu_query_counters.report_size; the
+ *	report lies inside the buffer. &drm_simgpu_cmd.value is the report's
+ *	tag and must fit in 32 bits.
  */
 enum drm_simgpu_cmd_op {
 	DRM_SIMGPU_CMD_BUSY = 1,
 	DRM_SIMGPU_CMD_HANG = 2,
 	DRM_SIMGPU_CMD_WRITE = 3,
 	DRM_SIMGPU_CMD_IDLE = 4,
+	DRM_SIMGPU_CMD_COPY = 5,
+	DRM_SIMGPU_CMD_SAMPLE = 6,
+};
+
+/** DRM_SIMGPU_COPY_MAX_BYTES - the most bytes one COPY command copies */
+#define DRM_SIMGPU_COPY_MAX_BYTES	4096
+
+/**
+ * DRM_SIMGPU_COPY_VALUE - &drm_simgpu_cmd.value of a COPY
+ * @src: source byte offset in the buffer, below 4 GiB
+ * @bytes: bytes to copy
+ */
+#define DRM_SIMGPU_COPY_VALUE(src, bytes) \
+	((__u64)(__u32)(src) | (__u64)(__u32)(bytes) << 32)
+
+/**
+ * struct drm_simgpu_sample_report - what a %DRM_SIMGPU_CMD_SAMPLE writes
+ *
+ * Written when the engine reaches the command in the job's stream, little
+ * endian. The job's earlier commands are done, its later ones not begun.
+ */
+struct drm_simgpu_sample_report {
+	/**
+	 * @seqno: 1 for the first SAMPLE of the exec queue, then one more
+	 * for each, in command-stream order; wraps at 2^32.
+	 */
+	__u32 seqno;
+
+	/** @tag: &drm_simgpu_cmd.value of the SAMPLE. */
+	__u32 tag;
+
+	/**
+	 * @gpu_timestamp: the engine's RING_TIMESTAMP, in ticks of
+	 * &drm_simgpu_query_config.refclk_hz.
+	 */
+	__u64 gpu_timestamp;
+
+	/** @ctx_timestamp: the queue's context timestamp; wraps at 2^32. */
+	__u32 ctx_timestamp;
+
+	/** @engine: the engine, as (class << 16) | instance. */
+	__u32 engine;
+
+	/**
+	 * @counters: the counters of the job's perfmon (or of the
+	 * device-wide one) since the job started, in the order
+	 * &drm_simgpu_perfmon_create.counters gave them; 0 past its
+	 * counters, and all 0 without a perfmon.
+	 */
+	__u64 counters[4];
+
+	/** @reserved: written 0. */
+	__u64 reserved;
 };
 
 /**
@@ -413,9 +552,11 @@ struct drm_simgpu_cmd {
  *   or IDLE lasts more than one second; a WRITE's value does not fit in 32 bits,
  *   its offset is not 4-byte aligned or not inside the buffer, or its
  *   buffer is not a simgpu buffer of this device (an imported one) or was
- *   purged.
- * - -ENOENT: the exec queue, a GEM handle or a syncobj does not exist, or
- *   the queue was destroyed meanwhile.
+ *   purged; a COPY or SAMPLE breaks the rules of &enum drm_simgpu_cmd_op.
+ * - -ENOENT: the exec queue, a GEM handle, a syncobj or @perfmon_id does
+ *   not exist, or the queue was destroyed meanwhile.
+ * - -EBUSY: @perfmon_id is not 0 while a device-wide perfmon is set (see
+ *   &drm_simgpu_perfmon_set_global).
  * - -ECANCELED: the exec queue was banned because one of its jobs hung.
  * - -EFAULT: @cmds, @bo_handles or @in_syncs could not be read.
  *
@@ -453,6 +594,15 @@ struct drm_simgpu_submit {
 
 	/** @flags: MBZ. */
 	__u32 flags;
+
+	/**
+	 * @perfmon_id: perfmon of this file that counts the job, or 0 for
+	 * none. The job's counts are added to it when the job retires.
+	 */
+	__u32 perfmon_id;
+
+	/** @pad: MBZ. */
+	__u32 pad;
 };
 
 /**
@@ -473,6 +623,149 @@ struct drm_simgpu_wait_bo {
 	 * 0 only polls.
 	 */
 	__s64 timeout_ns;
+};
+
+/**
+ * DOC: simgpu performance counters
+ *
+ * Every engine has a counter unit: %DRM_SIMGPU_QUERY_COUNTERS lists its
+ * counters, of which a perfmon counts up to
+ * &drm_simgpu_query_counters.num_slots. A perfmon belongs to the file that
+ * created it. A job names it in &drm_simgpu_submit.perfmon_id; the engine
+ * counts the job's work only (the counters are part of the job's context),
+ * and the job's counts are added to the perfmon when it retires.
+ *
+ * The n-th job submitted with a perfmon is its job n. Jobs are added in
+ * that order, even when they run on several exec queues and retire out of
+ * order, so the values that %DRM_IOCTL_SIMGPU_PERFMON_GET_VALUES returns
+ * with a sequence number n count exactly jobs 1 to n. A job that did not
+ * run to its end (it hung, its queue was banned) counts 0 but takes its
+ * place in the sequence.
+ *
+ * A device-wide perfmon (%DRM_IOCTL_SIMGPU_PERFMON_SET_GLOBAL) counts the
+ * jobs of every file, and needs perfmon_capable().
+ */
+
+/** DRM_SIMGPU_MAX_PERFMONS - the most perfmons a file can have */
+#define DRM_SIMGPU_MAX_PERFMONS		64
+
+/**
+ * struct drm_simgpu_perfmon_create - argument of
+ * &DRM_IOCTL_SIMGPU_PERFMON_CREATE
+ *
+ * Returns:
+ *
+ * - -EINVAL: @num_counters is 0 or more than
+ *   &drm_simgpu_query_counters.num_slots, a counter id is unknown or given
+ *   twice.
+ * - -ENOSPC: the file has %DRM_SIMGPU_MAX_PERFMONS perfmons.
+ * - -EFAULT: @counters could not be read.
+ */
+struct drm_simgpu_perfmon_create {
+	/** @counters: user pointer to an array of __u32 counter ids. */
+	__u64 counters;
+
+	/** @num_counters: number of entries at @counters. */
+	__u32 num_counters;
+
+	/** @id: the new perfmon's id, never 0 (out). */
+	__u32 id;
+};
+
+/**
+ * struct drm_simgpu_perfmon_destroy - argument of
+ * &DRM_IOCTL_SIMGPU_PERFMON_DESTROY
+ *
+ * The id is freed at once; jobs in flight that use the perfmon still run
+ * and count into it. Destroying the device-wide perfmon turns the
+ * device-wide mode off. Returns -ENOENT if the file has no such perfmon.
+ */
+struct drm_simgpu_perfmon_destroy {
+	/** @id: the perfmon. */
+	__u32 id;
+
+	/** @pad: MBZ. */
+	__u32 pad;
+};
+
+/**
+ * DRM_SIMGPU_PERFMON_WAIT - wait until every job submitted with the
+ * perfmon before the call has been added
+ */
+#define DRM_SIMGPU_PERFMON_WAIT		(1 << 0)
+
+/**
+ * struct drm_simgpu_perfmon_get_values - argument of
+ * &DRM_IOCTL_SIMGPU_PERFMON_GET_VALUES
+ *
+ * Returns:
+ *
+ * - -EINVAL: @num_values is not the perfmon's number of counters.
+ * - -ENOENT: the file has no such perfmon.
+ * - -ETIME: with %DRM_SIMGPU_PERFMON_WAIT, @timeout_ns passed first; the
+ *   values are not written.
+ * - -EINTR: a signal came while waiting.
+ * - -EFAULT: @values could not be written.
+ */
+struct drm_simgpu_perfmon_get_values {
+	/** @id: the perfmon. */
+	__u32 id;
+
+	/** @flags: 0 or %DRM_SIMGPU_PERFMON_WAIT. */
+	__u32 flags;
+
+	/**
+	 * @timeout_ns: with %DRM_SIMGPU_PERFMON_WAIT, absolute
+	 * CLOCK_MONOTONIC time to give up at, in ns; else MBZ.
+	 */
+	__s64 timeout_ns;
+
+	/**
+	 * @values: user pointer to an array of __u64 that gets the counts,
+	 * in the order of &drm_simgpu_perfmon_create.counters.
+	 */
+	__u64 values;
+
+	/** @num_values: number of entries at @values. */
+	__u32 num_values;
+
+	/** @pad: MBZ. */
+	__u32 pad;
+
+	/**
+	 * @seqno: the values count exactly the perfmon's jobs 1 to @seqno
+	 * (out).
+	 */
+	__u64 seqno;
+};
+
+/**
+ * DRM_SIMGPU_PERFMON_CLEAR_GLOBAL - turn the device-wide perfmon off
+ */
+#define DRM_SIMGPU_PERFMON_CLEAR_GLOBAL	(1 << 0)
+
+/**
+ * struct drm_simgpu_perfmon_set_global - argument of
+ * &DRM_IOCTL_SIMGPU_PERFMON_SET_GLOBAL
+ *
+ * Makes @id count every job of every file on the device, until it is
+ * cleared, destroyed or its file closed. Meanwhile submits that name a
+ * perfmon fail with -EBUSY.
+ *
+ * Returns:
+ *
+ * - -EACCES: the caller is not perfmon_capable().
+ * - -EBUSY: jobs with a per-job perfmon are in flight, or another perfmon
+ *   is the device-wide one; clearing: this file's perfmon is not.
+ * - -ENOENT: the file has no perfmon @id.
+ * - -EINVAL: @flags has an undefined bit, or @id is not 0 when clearing.
+ */
+struct drm_simgpu_perfmon_set_global {
+	/** @flags: 0 to set, %DRM_SIMGPU_PERFMON_CLEAR_GLOBAL to clear. */
+	__u32 flags;
+
+	/** @id: the perfmon to set; 0 when clearing. */
+	__u32 id;
 };
 
 #if defined(__cplusplus)

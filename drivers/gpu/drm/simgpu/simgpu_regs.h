@@ -91,7 +91,45 @@
 #define RING_SAMPLE_TS_HI		0x48	/* RO */
 #define RING_SAMPLE_BUSY_LO		0x4c	/* RO */
 #define RING_SAMPLE_BUSY_HI		0x50	/* RO */
+/*
+ * RING_SUBMIT_PERFCFG: part of the submission descriptor, latched by
+ * RING_SUBMIT with the other RING_SUBMIT_* registers. With
+ * SIMGPU_PERFCFG_LOAD set, the engine loads the slot configuration in bits
+ * 15:0 into the context and zeroes its counter slots when the batch starts;
+ * without it, the context keeps the configuration and slot values of its
+ * image. Reset value 0: keep.
+ */
+#define RING_SUBMIT_PERFCFG		0x54	/* RW */
+#define   SIMGPU_PERFCFG_LOAD		BIT(31)
 #define RING_SUBMIT_FIFO_DEPTH		64
+
+/*
+ * Performance counters. Each engine has SIMGPU_PERF_NUM_SLOTS counter slots,
+ * each of which counts one of SIMGPU_PERF_NUM_SIGNALS signals of the work of
+ * the resident context. A slot configuration is four nibbles, slot i in bits
+ * 4i+3:4i: 0 turns the slot off, s + 1 counts signal s. Two slots counting
+ * the same signal, or a nibble above SIMGPU_PERF_NUM_SIGNALS, is a bad
+ * configuration: the engine halts with RING_STATUS_ERROR when it loads it.
+ *
+ * The configuration and the 64-bit slot values are context state: stored
+ * into the context image on switch-out and loaded from it on switch-in, so
+ * a context counts its own work only.
+ */
+#define SIMGPU_PERF_NUM_SLOTS		4
+#define SIMGPU_PERF_NUM_SIGNALS		8
+#define SIMGPU_PERFCFG_SLOT_SHIFT(i)	(4 * (i))
+#define SIMGPU_PERFCFG_SLOT_MASK(i)	(0xfu << SIMGPU_PERFCFG_SLOT_SHIFT(i))
+#define SIMGPU_PERFCFG_SLOT(i, sig)	(((sig) + 1u) << SIMGPU_PERFCFG_SLOT_SHIFT(i))
+
+/* Signals, counted while the context is resident */
+#define SIMGPU_SIG_BUSY_TICKS		0	/* reference clock ticks resident */
+#define SIMGPU_SIG_COMMANDS		1	/* commands executed, END excluded */
+#define SIMGPU_SIG_BATCHES		2	/* batches started */
+#define SIMGPU_SIG_BYTES_WRITTEN	3	/* WRITE32: 4, COPY: its length */
+#define SIMGPU_SIG_BYTES_READ		4	/* COPY: its length */
+#define SIMGPU_SIG_CTX_SWITCHES		5	/* switch-ins of the context */
+#define SIMGPU_SIG_COPIES		6	/* COPY commands */
+#define SIMGPU_SIG_SAMPLES		7	/* SAMPLE commands */
 
 /*
  * Context image: CTX_IMG_SIZE bytes of memory owned by the driver, little
@@ -106,6 +144,10 @@
 #define   CTX_IMG_STATUS_ENGINE_MASK	(0xff << CTX_IMG_STATUS_ENGINE_SHIFT)
 #define CTX_IMG_SWITCH_COUNT		0x0c	/* hw: +1 on every switch-in and -out */
 #define CTX_IMG_SEQNO			0x10	/* hw: seqno of last completed batch */
+#define CTX_IMG_PERF_CFG		0x14	/* hw: slot configuration, bits 15:0 */
+#define CTX_IMG_PERF_SLOT_LO(i)		(0x18 + 8 * (i))	/* hw: slot value */
+#define CTX_IMG_PERF_SLOT_HI(i)		(0x1c + 8 * (i))
+#define CTX_IMG_SAMPLE_SEQ		0x38	/* hw: SAMPLEs counted so far */
 #define CTX_IMG_SIZE			0x40
 
 /*
@@ -117,7 +159,36 @@
 #define SIMGPU_CMD_HANG			0x02	/* never completes */
 #define SIMGPU_CMD_WRITE32		0x03	/* +3 words: addr lo, hi, value */
 #define SIMGPU_CMD_IDLE			0x04	/* +2 words: ns lo, hi */
-#define SIMGPU_BATCH_MAX_WORDS		1024
+/*
+ * COPY: +5 words: src lo, hi, dst lo, hi, bytes. Copies bytes (a multiple of
+ * 4, 4 to 4096) from src to dst; neither range may cross a 4 KiB boundary,
+ * nor may they overlap. Takes one nanosecond per byte, during which the
+ * context is resident.
+ */
+#define SIMGPU_CMD_COPY			0x05
+#define   SIMGPU_COPY_MAX_BYTES		4096
+/*
+ * SAMPLE: +3 words: addr lo, hi, tag. Increments the context's
+ * CTX_IMG_SAMPLE_SEQ, then writes a SIMGPU_REPORT_SIZE report at addr, which
+ * must be SIMGPU_REPORT_SIZE aligned. SIMGPU_SAMPLE_NO_SEQ in the opcode word
+ * leaves the sequence number alone (and writes 0 as the report's).
+ */
+#define SIMGPU_CMD_SAMPLE		0x06
+#define   SIMGPU_SAMPLE_NO_SEQ		BIT(8)
+#define SIMGPU_BATCH_MAX_WORDS		8192
+
+/*
+ * Report of a SAMPLE command, little endian. The slots are the resident
+ * context's at the instant the engine reaches the SAMPLE, which the report
+ * does not count itself in.
+ */
+#define SIMGPU_REPORT_SEQ		0x00	/* u32: CTX_IMG_SAMPLE_SEQ, wraps */
+#define SIMGPU_REPORT_TAG		0x04	/* u32: the command's tag */
+#define SIMGPU_REPORT_TIMESTAMP		0x08	/* u64: RING_TIMESTAMP */
+#define SIMGPU_REPORT_CTX_TIMESTAMP	0x10	/* u32: RING_CTX_TIMESTAMP */
+#define SIMGPU_REPORT_ENGINE		0x14	/* u32: class << 16 | instance */
+#define SIMGPU_REPORT_SLOT(i)		(0x18 + 8 * (i))	/* u64: slot value */
+#define SIMGPU_REPORT_SIZE		0x40	/* 0x38-0x3f: written 0 */
 
 /*
  * Addresses in descriptors and commands are CPU physical addresses of RAM,
