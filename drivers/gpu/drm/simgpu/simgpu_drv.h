@@ -25,10 +25,12 @@
 #define DRIVER_MINOR	0
 
 /*
- * Longest job: END plus as many WRITE32 commands (4 words each) as fit in
- * SIMGPU_BATCH_MAX_WORDS.
+ * The most commands of one job, &drm_simgpu_query_config.max_cmds. The
+ * longest batch is as many COPYs split in three (6 words each) plus the
+ * kernel's SAMPLE (4 words) and END: it fits in SIMGPU_BATCH_MAX_WORDS, see
+ * SIMGPU_JOB_MAX_WORDS.
  */
-#define SIMGPU_MAX_CMDS		((SIMGPU_BATCH_MAX_WORDS - 1) / 4)
+#define SIMGPU_MAX_CMDS		255
 
 struct platform_device;
 struct simgpu_engine;

@@ -36,9 +36,12 @@ struct simgpu_queue;
  *	once
  * @num_bos: number of entries in @bos
  * @num_pinned: number of leading entries of @bos that are pinned
- * @pages: for each command, the page a WRITE command writes (referenced),
- *	NULL for other commands
+ * @pages: the pages the commands access, referenced, in command order:
+ *	for a WRITE the page it writes, for a SAMPLE the page of its report,
+ *	for a COPY the one or two pages of its source then those of its
+ *	destination; none for other commands
  * @num_pages: number of entries in @pages
+ * @num_words: length of @batch in words, END included
  * @link: entry in &simgpu_engine.inflight, protected by its lock
  * @free_work: frees the job once the scheduler is done with it, see
  *	simgpu_job_release()
@@ -56,6 +59,7 @@ struct simgpu_job {
 	unsigned int num_pinned;
 	struct page **pages;
 	unsigned int num_pages;
+	unsigned int num_words;
 	struct list_head link;
 	struct work_struct free_work;
 };
