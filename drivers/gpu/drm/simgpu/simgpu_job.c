@@ -23,6 +23,7 @@
 #include "simgpu_fence.h"
 #include "simgpu_gem.h"
 #include "simgpu_job.h"
+#include "simgpu_perfmon.h"
 #include "simgpu_queue.h"
 #include "simgpu_trace.h"
 
@@ -62,6 +63,7 @@ void simgpu_job_free(struct simgpu_job *job)
 	else
 		kfree(job->hw_fence);
 	kfree(job->batch);
+	simgpu_perfmon_job_fini(job);
 	if (job->queue)
 		simgpu_queue_put(job->queue);
 	kfree(job);
@@ -415,6 +417,13 @@ VISIBLE_IF_KUNIT unsigned int simgpu_job_build_batch(struct simgpu_job *job,
 			break;
 		}
 	}
+	/* The job's counts, for its perfmon; no sequence number taken */
+	if (job->perfmon) {
+		batch[w++] = cpu_to_le32(SIMGPU_CMD_SAMPLE |
+					 SIMGPU_SAMPLE_NO_SEQ);
+		batch_emit_addr(batch, &w, virt_to_phys(job->perfmon_report));
+		batch[w++] = 0;
+	}
 	batch[w++] = cpu_to_le32(SIMGPU_CMD_END);
 
 	return w;
@@ -574,7 +583,7 @@ static int job_prepare(struct simgpu_job *job, struct drm_file *file,
 		goto out;
 
 	/* Sized for this job: the longest batch is 18 KiB, most are tiny */
-	job->num_words = num_words + 1;
+	job->num_words = num_words + (job->perfmon ? JOB_SAMPLE_WORDS : 0) + 1;
 	job->batch = kmalloc_array(job->num_words, sizeof(*job->batch),
 				   GFP_KERNEL_ACCOUNT);
 	if (!job->batch) {
@@ -620,7 +629,8 @@ out:
  * @file: the client
  *
  * Returns: 0, -EINVAL for a bad argument, -ENOENT for an unknown queue,
- * buffer or syncobj, -ECANCELED for a banned queue, -EFAULT for a bad user
+ * buffer, syncobj or perfmon, -EBUSY for a perfmon while the device-wide
+ * one is set, -ECANCELED for a banned queue, -EFAULT for a bad user
  * pointer, or another negative error code.
  */
 int simgpu_ioctl_submit(struct drm_device *drm, void *data,
@@ -638,7 +648,7 @@ int simgpu_ioctl_submit(struct drm_device *drm, void *data,
 	unsigned int i;
 	int ret;
 
-	if (args->flags)
+	if (args->flags || args->pad)
 		return -EINVAL;
 	if (!args->num_cmds || args->num_cmds > SIMGPU_MAX_CMDS ||
 	    args->num_bo_handles > DRM_SIMGPU_MAX_BO_HANDLES ||
@@ -671,6 +681,10 @@ int simgpu_ioctl_submit(struct drm_device *drm, void *data,
 		ret = -EFAULT;
 		goto err_job;
 	}
+
+	ret = simgpu_perfmon_job_init(job, sfile, args->perfmon_id);
+	if (ret)
+		goto err_job;
 
 	ret = job_prepare(job, file, args, cmds);
 	if (ret)
@@ -706,6 +720,7 @@ int simgpu_ioctl_submit(struct drm_device *drm, void *data,
 		goto err_job;
 	}
 	job->seqno = ++queue->seqno;
+	simgpu_perfmon_job_queue(job);
 	drm_sched_job_arm(&job->base);
 	finished = dma_fence_get(&job->base.s_fence->finished);
 	for (i = 0; i < job->num_bos; i++)
