@@ -97,7 +97,7 @@
  * SIMGPU_PERFCFG_LOAD set, the engine loads the slot configuration in bits
  * 15:0 into the context and zeroes its counter slots when the batch starts;
  * without it, the context keeps the configuration and slot values of its
- * image. Reset value 0: keep.
+ * image. Bits 30:16 are ignored and read 0. Reset value 0: keep.
  */
 #define RING_SUBMIT_PERFCFG		0x54	/* RW */
 #define   SIMGPU_PERFCFG_LOAD		BIT(31)
@@ -113,7 +113,10 @@
  *
  * The configuration and the 64-bit slot values are context state: stored
  * into the context image on switch-out and loaded from it on switch-in, so
- * a context counts its own work only.
+ * a context counts its own work only. A configuration loaded from an image
+ * is not checked (bits 31:16 are ignored, a nibble above
+ * SIMGPU_PERF_NUM_SIGNALS counts nothing); an off slot reads and is stored
+ * as 0.
  */
 #define SIMGPU_PERF_NUM_SLOTS		4
 #define SIMGPU_PERF_NUM_SIGNALS		8
@@ -194,10 +197,15 @@
  * Addresses in descriptors and commands are CPU physical addresses of RAM,
  * 4-byte aligned. A descriptor with a bad context image address, or sent
  * while the submit FIFO is full, is dropped with RING_IRQ_ERROR. A batch at
- * a bad address, an unknown opcode, a WRITE32 to a bad address or a batch
- * running past SIMGPU_BATCH_MAX_WORDS halt the engine like HANG, with
+ * a bad address, an unknown opcode (an opcode word with flags its command
+ * does not have is one), a WRITE32 to a bad address, a COPY with bad
+ * operands (length, alignment, a range crossing 4 KiB, overlapping ranges, a
+ * bad address), a SAMPLE to a bad or not SIMGPU_REPORT_SIZE aligned address,
+ * a descriptor with SIMGPU_PERFCFG_LOAD and a bad slot configuration, or a
+ * batch running past SIMGPU_BATCH_MAX_WORDS halt the engine like HANG, with
  * RING_STATUS_ERROR and RING_IRQ_ERROR: the context stays resident, the
- * seqno is not written, RING_RESET recovers.
+ * seqno is not written, RING_RESET recovers. The failing command has no
+ * effect: it writes no memory and counts no signal.
  */
 
 #endif /* _SIMGPU_REGS_H_ */
