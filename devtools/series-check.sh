@@ -5,13 +5,15 @@
 # so that the series is bisectable, and run the KUnit suites that exist at
 # each patch (SERIES_KUNIT=0 skips them). Uses its own tree and build
 # directories; a first run seeds them from build/uml and build/kunit, so
-# that only what the series changes is rebuilt.
+# that only what the series changes is rebuilt. SERIES_FROM=k starts the
+# builds at patch k (the earlier states are only laid over the tree).
 set -eu
 states=$BUILD/series-states
 tree=$BUILD/series-src
 out=$BUILD/series-uml
 kout=$BUILD/series-kunit
 kunit=${SERIES_KUNIT:-1}
+from=${SERIES_FROM:-1}
 "$REPO/devtools/series.py" states --base "$KERNEL_SRC" --out "$states" > "$BUILD/series-states.list"
 rm -rf "$tree"
 cp -al "$KERNEL_SRC" "$tree"
@@ -96,6 +98,7 @@ while read -r state; do
 	done
 	prev=$state
 	if [ $k = 0 ]; then k=1; continue; fi
+	if [ $k -lt "$from" ]; then k=$((k + 1)); continue; fi
 	# Before the driver's first patch, its options cannot take effect.
 	frag=$REPO/devtools/uml.config
 	if [ ! -f "$tree/drivers/gpu/drm/simgpu/Kconfig" ]; then
