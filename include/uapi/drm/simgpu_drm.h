@@ -716,7 +716,8 @@ struct drm_simgpu_perfmon_destroy {
  * - -ENOENT: the file has no such perfmon.
  * - -ETIME: with %DRM_SIMGPU_PERFMON_WAIT, @timeout_ns passed first; the
  *   values are not written.
- * - -EINTR: a signal came while waiting.
+ * - -EINTR: a signal came while waiting, and its handler was installed
+ *   without SA_RESTART (with it, the call restarts; the timeout is absolute).
  * - -EFAULT: @values could not be written.
  */
 struct drm_simgpu_perfmon_get_values {

@@ -73,7 +73,9 @@ struct simgpu_perfmon;
  *	protected by @perfmon_lock (written with WRITE_ONCE() for the
  *	submit's lockless peek)
  * @perfmon_jobs: jobs with a per-job perfmon from the submit's check
- *	under @perfmon_lock until they retire
+ *	under @perfmon_lock until they retire (atomic: they retire without
+ *	the lock)
+ * @perfmon_wq: runs the perfmons' add work, drained at device release
  */
 struct simgpu_device {
 	struct drm_device drm;
@@ -100,9 +102,10 @@ struct simgpu_device {
 
 	unsigned int job_timeout_ms;
 
-	struct mutex perfmon_lock;	/* @global_perfmon */
+	struct mutex perfmon_lock;
 	struct simgpu_perfmon *global_perfmon;	/* protected by @perfmon_lock */
 	atomic_t perfmon_jobs;
+	struct workqueue_struct *perfmon_wq;
 };
 
 /**

@@ -600,7 +600,8 @@ static bool simgpu_hw_engine_copy(struct simgpu_hw_engine *e,
 	if ((src & (SZ_4K - 1)) + len > SZ_4K ||
 	    (dst & (SZ_4K - 1)) + len > SZ_4K)
 		return false;
-	if (src < dst + len && dst < src + len)
+	/* Overlap: either start lies in the other range (no sum to wrap) */
+	if (src - dst < len || dst - src < len)
 		return false;
 	if (!simgpu_hw_map(src, len) || !simgpu_hw_map(dst, len))
 		return false;

@@ -3,6 +3,7 @@
  * Copyright (c) 2026 The simgpu authors
  */
 
+#include <linux/bitmap.h>
 #include <linux/dma-resv.h>
 #include <linux/io.h>
 #include <linux/mm.h>
@@ -49,10 +50,20 @@ void simgpu_job_free(struct simgpu_job *job)
 {
 	unsigned int i;
 
-	for (i = 0; i < job->num_pages; i++)
-		if (job->pages[i])
-			put_page(job->pages[i]);
+	for (i = 0; i < job->num_pages; i++) {
+		if (!job->pages[i])
+			continue;
+		/*
+		 * shmem pages the device wrote must be dirtied by whoever
+		 * wrote them. Not earlier: writeback could clean a page
+		 * between the dirtying and the device's store.
+		 */
+		if (test_bit(i, job->pages_written))
+			set_page_dirty_lock(job->pages[i]);
+		put_page(job->pages[i]);
+	}
 	kvfree(job->pages);
+	bitmap_free(job->pages_written);
 	for (i = 0; i < job->num_pinned; i++)
 		simgpu_bo_job_unpin(job->bos[i]);
 	for (i = 0; i < job->num_bos; i++)
@@ -536,6 +547,8 @@ static int job_get_pages(struct simgpu_job *job,
 		n = cmd_ranges(&cmds[i], r);
 		for (k = 0; k < n; k++) {
 			pgoff_t first = r[k].offset >> PAGE_SHIFT;
+			/* Only a COPY's source (its first range) is read */
+			bool written = cmds[i].op != DRM_SIMGPU_CMD_COPY || k;
 
 			for (j = 0; j < range_pages(&r[k]); j++) {
 				struct page *page;
@@ -547,6 +560,8 @@ static int job_get_pages(struct simgpu_job *job,
 								   mapping_gfp_mask(mapping));
 				if (IS_ERR(page))
 					return PTR_ERR(page);
+				if (written)
+					__set_bit(p, job->pages_written);
 				job->pages[p++] = page;
 				cond_resched();
 			}
@@ -594,7 +609,9 @@ static int job_prepare(struct simgpu_job *job, struct drm_file *file,
 	if (num_pages) {
 		job->pages = kvcalloc(num_pages, sizeof(*job->pages),
 				      GFP_KERNEL_ACCOUNT);
-		if (!job->pages) {
+		job->pages_written = bitmap_zalloc(num_pages,
+						   GFP_KERNEL_ACCOUNT);
+		if (!job->pages || !job->pages_written) {
 			ret = -ENOMEM;
 			goto out;
 		}

@@ -43,6 +43,8 @@ struct simgpu_queue;
  *	for a COPY the one or two pages of its source then those of its
  *	destination; none for other commands
  * @num_pages: number of entries in @pages
+ * @pages_written: bit i set if the job writes @pages[i]: marked dirty when
+ *	the job is freed, so that reclaim does not drop what the device wrote
  * @num_words: length of @batch in words, END included
  * @perfmon: the perfmon the job counts into (its own or the device-wide
  *	one), referenced, or NULL
@@ -69,6 +71,7 @@ struct simgpu_job {
 	unsigned int num_pinned;
 	struct page **pages;
 	unsigned int num_pages;
+	unsigned long *pages_written;
 	unsigned int num_words;
 	struct simgpu_perfmon *perfmon;
 	__le64 *perfmon_report;

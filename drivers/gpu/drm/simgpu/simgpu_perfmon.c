@@ -4,12 +4,12 @@
  */
 
 #include <linux/capability.h>
-#include <linux/hrtimer.h>
 #include <linux/ktime.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 #include <linux/xarray.h>
 
 #include <drm/drm_managed.h>
@@ -38,6 +38,12 @@
  * the completion path (hard interrupt or the timeout handler); one that
  * never reached the hardware (cancelled by the scheduler) retires with 0
  * counts when it is freed. A job that did not run to its end counts 0.
+ *
+ * Retiring only marks the job's entry done: the adding is left to a work
+ * item, which adds the done entries at the head of the sequence a batch at
+ * a time. A slow job can hold up any number of later ones, and adding
+ * them all in the interrupt handler that retires it would keep interrupts
+ * off for as long as userspace likes.
  *
  * The device-wide perfmon (&simgpu_device.global_perfmon) is taken by the
  * jobs of every file that do not name one; &simgpu_device.perfmon_jobs
@@ -113,7 +119,13 @@ static void perfmon_release(struct kref *ref)
 						 ref);
 	struct simgpu_perfmon_entry *e, *tmp;
 
-	/* Every job retired before it dropped its reference: none left */
+	/*
+	 * Every job retired before it dropped its reference, and the add
+	 * work holds one while it is queued: all was added. Entries are only
+	 * left of jobs that retired ahead of one that never did, which would
+	 * be a bug; free them anyway.
+	 */
+	WARN_ON_ONCE(!list_empty(&pm->pending));
 	list_for_each_entry_safe(e, tmp, &pm->pending, link)
 		kfree(e);
 	kfree(pm);
@@ -155,6 +167,11 @@ static struct simgpu_perfmon *perfmon_lookup(struct simgpu_file *sfile,
 	return pm;
 }
 
+static void perfmon_destroy_wq(struct drm_device *drm, void *wq)
+{
+	destroy_workqueue(wq);
+}
+
 /**
  * simgpu_perfmon_init_device - set up the device's perfmon state
  * @sdev: the device
@@ -163,9 +180,20 @@ static struct simgpu_perfmon *perfmon_lookup(struct simgpu_file *sfile,
  */
 int simgpu_perfmon_init_device(struct simgpu_device *sdev)
 {
+	int ret;
+
 	atomic_set(&sdev->perfmon_jobs, 0);
 	sdev->global_perfmon = NULL;
-	return drmm_mutex_init(&sdev->drm, &sdev->perfmon_lock);
+	ret = drmm_mutex_init(&sdev->drm, &sdev->perfmon_lock);
+	if (ret)
+		return ret;
+
+	/* Drained at release: no add work outlives the device (or module) */
+	sdev->perfmon_wq = alloc_workqueue("simgpu-perfmon", WQ_UNBOUND, 0);
+	if (!sdev->perfmon_wq)
+		return -ENOMEM;
+	return drmm_add_action_or_reset(&sdev->drm, perfmon_destroy_wq,
+					sdev->perfmon_wq);
 }
 
 /**
@@ -299,28 +327,47 @@ void simgpu_perfmon_job_queue(struct simgpu_job *job)
 	spin_unlock_irqrestore(&pm->lock, flags);
 }
 
-/* Add the done jobs at the head of the sequence; returns true if any */
-static bool perfmon_add_done(struct simgpu_perfmon *pm)
+/* Entries added per hold of the perfmon's lock */
+#define PERFMON_ADD_BATCH	64
+
+/*
+ * Add the done jobs at the head of the sequence, in order, a batch at a
+ * time with interrupts on in between. Holds the reference its queuer took.
+ */
+static void perfmon_add_work(struct work_struct *work)
 {
+	struct simgpu_perfmon *pm = container_of(work, struct simgpu_perfmon,
+						 add_work);
 	struct simgpu_perfmon_entry *e, *tmp;
-	bool added = false;
-	unsigned int i;
+	bool more;
 
-	lockdep_assert_held(&pm->lock);
+	do {
+		LIST_HEAD(added);
+		unsigned int n = 0, i;
 
-	list_for_each_entry_safe(e, tmp, &pm->pending, link) {
-		if (!e->done)
-			break;
-		for (i = 0; i < pm->num_counters; i++)
-			pm->values[i] += e->counts[i];
-		pm->added = e->seqno;
-		trace_simgpu_perfmon_add(pm, e);
-		list_del(&e->link);
-		kfree(e);
-		added = true;
-	}
+		spin_lock_irq(&pm->lock);
+		while ((e = list_first_entry_or_null(&pm->pending,
+						     struct simgpu_perfmon_entry,
+						     link)) &&
+		       e->done && n < PERFMON_ADD_BATCH) {
+			for (i = 0; i < pm->num_counters; i++)
+				pm->values[i] += e->counts[i];
+			pm->added = e->seqno;
+			trace_simgpu_perfmon_add(pm, e);
+			list_move_tail(&e->link, &added);
+			n++;
+		}
+		more = e && e->done;
+		spin_unlock_irq(&pm->lock);
 
-	return added;
+		list_for_each_entry_safe(e, tmp, &added, link)
+			kfree(e);
+		if (n)
+			wake_up_all(&pm->wq);
+		cond_resched();
+	} while (more);
+
+	simgpu_perfmon_put(pm);
 }
 
 /**
@@ -329,23 +376,27 @@ static bool perfmon_add_done(struct simgpu_perfmon *pm)
  * @completed: the job ran to its end: its report holds its counts. A job
  *	that did not counts 0.
  *
- * Adds the counts of the job, and of the later jobs that retired before
- * it, once every earlier job of the perfmon is added. Called from the
- * completion path, possibly in hard interrupt context, or when the job is
- * freed; only the first call for a job counts.
+ * Marks the job's entry done, and if it is the first of the perfmon's
+ * sequence not added yet, queues the work that adds it and the later done
+ * ones. Called from the completion path, possibly in hard interrupt
+ * context, or when the job is freed; only the first call for a job counts.
  */
 void simgpu_perfmon_job_retire(struct simgpu_job *job, bool completed)
 {
 	struct simgpu_perfmon *pm = job->perfmon;
 	struct simgpu_perfmon_entry *e = job->perfmon_entry;
 	unsigned long flags;
-	bool woken;
+	bool head;
 	unsigned int i;
 
 	if (!pm || !job->perfmon_queued || !e)
 		return;
 
-	/* The engine wrote the report before it raised the completion */
+	/*
+	 * The engine wrote the report before the seqno that told the
+	 * completion path the job was done.
+	 */
+	smp_rmb();
 	for (i = 0; i < pm->num_counters && completed; i++)
 		e->counts[i] =
 			le64_to_cpu(job->perfmon_report[SIMGPU_REPORT_SLOT(i) /
@@ -355,15 +406,21 @@ void simgpu_perfmon_job_retire(struct simgpu_job *job, bool completed)
 	e->done = true;
 	/* From here the perfmon owns the entry */
 	job->perfmon_entry = NULL;
-	woken = perfmon_add_done(pm);
+	head = list_first_entry(&pm->pending, struct simgpu_perfmon_entry,
+				link) == e;
 	spin_unlock_irqrestore(&pm->lock, flags);
+
+	/* One reference per queueing; the job still holds its own */
+	if (head) {
+		simgpu_perfmon_get(pm);
+		if (!queue_work(pm->add_wq, &pm->add_work))
+			simgpu_perfmon_put(pm);
+	}
 
 	if (job->perfmon_busy) {
 		atomic_dec(&job->queue->sdev->perfmon_jobs);
 		job->perfmon_busy = false;
 	}
-	if (woken)
-		wake_up_all(&pm->wq);
 }
 
 /**
@@ -404,7 +461,6 @@ int simgpu_ioctl_perfmon_create(struct drm_device *drm, void *data,
 	u32 ids[SIMGPU_PERF_NUM_SLOTS];
 	struct simgpu_perfmon *pm;
 	unsigned int i, j;
-	u32 id;
 	int ret;
 
 	if (!args->num_counters || args->num_counters > SIMGPU_PERF_NUM_SLOTS)
@@ -428,21 +484,22 @@ int simgpu_ioctl_perfmon_create(struct drm_device *drm, void *data,
 	spin_lock_init(&pm->lock);
 	INIT_LIST_HEAD(&pm->pending);
 	init_waitqueue_head(&pm->wq);
+	INIT_WORK(&pm->add_work, perfmon_add_work);
+	pm->add_wq = to_simgpu_device(drm)->perfmon_wq;
 	pm->num_counters = args->num_counters;
 	for (i = 0; i < pm->num_counters; i++) {
 		pm->counters[i] = ids[i];
 		pm->cfg |= SIMGPU_PERFCFG_SLOT(i, ids[i]);
 	}
 
-	ret = xa_alloc(&sfile->perfmons, &id, pm,
+	/* xa_alloc() sets @pm->id before another thread can find @pm */
+	ret = xa_alloc(&sfile->perfmons, &pm->id, pm,
 		       XA_LIMIT(1, DRM_SIMGPU_MAX_PERFMONS), GFP_KERNEL);
 	if (ret) {
 		kfree(pm);
 		return ret == -EBUSY ? -ENOSPC : ret;
 	}
-	/* Only for tracing: the perfmon is already visible */
-	pm->id = id;
-	args->id = id;
+	args->id = pm->id;
 
 	return 0;
 }
@@ -518,10 +575,7 @@ static int perfmon_wait(struct simgpu_perfmon *pm, u64 target, s64 timeout_ns)
 	ret = wait_event_interruptible_hrtimeout(pm->wq,
 						 perfmon_added(pm, target),
 						 ns_to_ktime(timeout_ns - now));
-	/* The uAPI promises -EINTR: the timeout is absolute anyway */
-	if (ret == -ERESTARTSYS)
-		return -EINTR;
-
+	/* -ERESTARTSYS restarts the call: its timeout is absolute */
 	return ret;
 }
 
@@ -532,7 +586,7 @@ static int perfmon_wait(struct simgpu_perfmon *pm, u64 target, s64 timeout_ns)
  * @file: the client
  *
  * Return: 0, -EINVAL for a bad argument, -ENOENT for an unknown id, -ETIME
- * when the wait timed out, -EINTR when a signal interrupted it, -EFAULT.
+ * when the wait timed out, -ERESTARTSYS when a signal interrupted it, -EFAULT.
  */
 int simgpu_ioctl_perfmon_get_values(struct drm_device *drm, void *data,
 				    struct drm_file *file)

@@ -10,6 +10,7 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 
 #include "simgpu_regs.h"
 
@@ -42,6 +43,8 @@ struct simgpu_job;
  * @pending: the &struct simgpu_perfmon_entry of jobs @added + 1 to
  *	@submitted, in number order; protected by @lock
  * @wq: woken up when @added grows
+ * @add_work: adds the done entries at the head of @pending to @values
+ * @add_wq: the device's workqueue that runs @add_work
  */
 struct simgpu_perfmon {
 	struct kref ref;
@@ -56,6 +59,8 @@ struct simgpu_perfmon {
 	u64 added;		/* protected by @lock */
 	struct list_head pending;	/* protected by @lock */
 	wait_queue_head_t wq;
+	struct work_struct add_work;
+	struct workqueue_struct *add_wq;
 };
 
 /**
