@@ -532,7 +532,7 @@ int tui_run(struct drm_scan *s, double delay, char **filter, char **sort,
 	    unsigned long count)
 {
 	struct strv cols = { 0 };
-	bool paused = false, help = false, quit = false;
+	bool paused = false, help = false, quit = false, dirty = true;
 	unsigned long refreshes = 0;
 	size_t sel = 0, nshown = 0;
 	uint64_t next = 0;
@@ -565,13 +565,24 @@ int tui_run(struct drm_scan *s, double delay, char **filter, char **sort,
 			}
 			pmu_refresh(s->pmu, s->last_was_full);
 			next = t + (uint64_t)(delay * 1e9);
+			dirty = true;
 		}
-		if (help)
-			draw_help();
-		else
-			draw(s, &vo, delay, paused, &sel, &scroll, &nshown);
+		/*
+		 * Draw after a refresh or a key only: between refreshes the
+		 * screen stays as it is, at no cost.
+		 */
+		if (dirty) {
+			if (help)
+				draw_help();
+			else
+				draw(s, &vo, delay, paused, &sel, &scroll,
+				     &nshown);
+			dirty = false;
+		}
 		timeout(100);
 		ch = getch();
+		if (ch != ERR)
+			dirty = true;
 		if (ch == ERR) {
 			/* No input at all (EOF) returns at once: don't spin. */
 			uint64_t waited = now_ns() - t;
