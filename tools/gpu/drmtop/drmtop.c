@@ -177,7 +177,9 @@ static void print_usage(FILE *f)
 		"m memory per region total / resident, + - change the delay, Up Down\n"
 		"(k j) move the selection bar, PgUp PgDn a page, Home End (g G) first\n"
 		"and last client. Rows past the screen are shown by scrolling; the key\n"
-		"line says which: rows N-M of T.\n"
+		"line says which: rows N-M of T. v cycles the client, process and device\n"
+		"views; the device view shows the last minute of each engine class (and\n"
+		"PMU engine instance) as a sparkline.\n"
 		"\n"
 		"Exit status: 0 success, 1 runtime error, 2 usage error.\n", progname);
 }
