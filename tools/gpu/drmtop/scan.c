@@ -20,7 +20,8 @@
  * and scans processes that appeared since the previous refresh, and a share
  * of a sweep over every fd of every process that ends every full_every
  * refreshes or full_ns nanoseconds: a full discovery at once (the first
- * refresh) would cost several times a refresh.
+ * refresh) would cost several times a refresh. An fdinfo text equal to the
+ * client's previous one is not parsed again.
  *
  * The fdinfo file read for each client stays open, so that a refresh costs
  * one pread() per client rather than an open(), a read() and a close(): a
@@ -183,6 +184,7 @@ static void client_free(struct drm_scan *s, struct drm_client *c)
 		free(c->eng[i].name);
 	free(c->eng);
 	fdinfo_free(&c->info);
+	free(c->raw);
 	free(c->key);
 	free(c->devname);
 	free(c);
@@ -383,6 +385,33 @@ static void client_take_sample(struct drm_scan *s, struct drm_client *c,
 	c->nsamples++;
 }
 
+/*
+ * Keep the text of the client's latest sample (len bytes of s->buf) to
+ * recognise an unchanged file; len 0 (or no memory) forgets it.
+ */
+static void client_keep_raw(struct drm_scan *s, struct drm_client *c,
+			    size_t len)
+{
+	if (len > c->raw_cap) {
+		char *p = realloc(c->raw, len);
+
+		if (!p) {
+			len = 0;
+		} else {
+			c->raw = p;
+			c->raw_cap = len;
+		}
+	}
+	if (len)
+		memcpy(c->raw, s->buf, len);
+	c->raw_len = len;
+	if (!len) {
+		free(c->raw);
+		c->raw = NULL;
+		c->raw_cap = 0;
+	}
+}
+
 /* ---- pid bookkeeping ---- */
 
 static void add_unreadable(struct drm_scan *s, pid_t pid)
@@ -480,7 +509,8 @@ static ssize_t read_fdinfo_file(struct drm_scan *s, pid_t pid, int fd,
 
 	if (*info_fd >= 0) {
 		n = fdinfo_read_fd(*info_fd, &s->buf, &s->buf_cap,
-				   FDINFO_READ_REWIND, truncated);
+				   FDINFO_READ_REWIND | FDINFO_READ_SHORT_EOF,
+				   truncated);
 		if (n < 0 || !held_is_stale(s, *info_fd))
 			return n;
 		drop_held(s, info_fd);
@@ -500,7 +530,7 @@ static ssize_t read_fdinfo_file(struct drm_scan *s, pid_t pid, int fd,
 		return n;
 	}
 	keep = s->nheld < s->max_held;
-	flags = keep ? FDINFO_READ_REWIND : 0;
+	flags = FDINFO_READ_SHORT_EOF | (keep ? FDINFO_READ_REWIND : 0);
 	n = fdinfo_read_fd(f, &s->buf, &s->buf_cap, flags, truncated);
 	if (n < 0 || !keep) {
 		close(f);
@@ -580,8 +610,10 @@ static void handle_drm_fd(struct drm_scan *s, pid_t pid, int fd, dev_t rdev,
 	if (!*comm)
 		*comm = read_comm(s, pid);
 	client_add_fd(s, c, pid, fd, *comm, &info_fd);
-	if (c->gen != s->gen)
+	if (c->gen != s->gen) {
 		client_take_sample(s, c, ts);
+		client_keep_raw(s, c, 0);	/* s->buf holds comm by now */
+	}
 out:
 	drop_held(s, &info_fd);
 }
@@ -705,14 +737,32 @@ static void sample_client(struct drm_scan *s, struct drm_client *c,
 
 	while (c->nfds) {
 		struct drm_fdref *r = &c->fds[0];
+		bool truncated;
+		ssize_t n;
 
-		ret = read_fdinfo(s, r->pid, r->fd, &r->info_fd, &ts);
+		n = read_fdinfo_file(s, r->pid, r->fd, &r->info_fd, &truncated);
+		s->files_read++;
+		ts = now_ns();
+		/*
+		 * The same text as the previous sample (an idle client): the
+		 * parse would give the same sample, keep it. Only the time of
+		 * the sample moves.
+		 */
+		if (n >= 0 && !truncated && c->raw && (size_t)n == c->raw_len &&
+		    !memcmp(c->raw, s->buf, n)) {
+			c->ts_ns = ts;
+			c->gen = s->gen;
+			c->nsamples++;
+			return;
+		}
+		ret = n < 0 ? (int)n : parse_fdinfo(s, n, truncated);
 		if (ret < 0)
 			note_read_error(s, r->pid, ret);
 		if (ret == 1) {
 			key = make_key(s, &s->scratch, r->pid, r->fd);
 			if (key && !strcmp(key, c->key)) {
 				client_take_sample(s, c, ts);
+				client_keep_raw(s, c, truncated ? 0 : n);
 				return;
 			}
 		}

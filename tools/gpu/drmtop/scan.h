@@ -38,6 +38,8 @@ struct drm_client {
 	struct drm_fdref *fds;	/* every (pid, fd) holding it, sorted */
 	size_t nfds, cap_fds;
 	struct fdinfo info;	/* latest sample */
+	char *raw;		/* the text it was parsed from, or NULL */
+	size_t raw_len, raw_cap;
 	uint64_t ts_ns;		/* CLOCK_MONOTONIC of the latest sample */
 	uint64_t nsamples;
 	struct client_engine *eng;

@@ -651,6 +651,7 @@ static void test_discovery(void)
 	struct drm_client *c;
 	char b[1024], path[512];
 	const struct client_engine *ce;
+	uint64_t n;
 	int i;
 
 	snprintf(root, sizeof(root), "/tmp/drmtop-proc-XXXXXX");
@@ -724,6 +725,25 @@ static void test_discovery(void)
 	ok(s->files_opened == 2,
 	   "only the replaced file and the new pid's were opened by path (%u)",
 	   s->files_opened);
+
+	/* nothing changed: the sample stays, only its time moves */
+	c = find(s, A, 7);
+	n = c ? c->nsamples : 0;
+	s->full_every = 0;
+	s->full_ns = 0;
+	drm_scan_refresh(s, DRM_SCAN_AUTO);
+	ce = c ? client_engine(c, "rcs") : NULL;
+	ok(c && c->nsamples == n + 1 && c->raw && s->files_read == 4 &&
+	   ce && ce->res.status == UTIL_NO_DELTA,
+	   "an unchanged fdinfo text keeps the sample (no cycles passed)");
+	/* then the counters move again: parsed again */
+	mkfd(100, 3, "/dev/dri/renderD128", simgpu(b, sizeof(b), 7, A, 850, 3000));
+	drm_scan_refresh(s, DRM_SCAN_AUTO);
+	ce = c ? client_engine(c, "rcs") : NULL;
+	ok(ce && ce->res.status == UTIL_OK && near(ce->res.pct, 25),
+	   "a changed text is parsed: 250/1000 cycles = 25%%");
+	s->full_every = 5;
+	s->full_ns = 5000000000ull;
 
 	/* process 100 exits: client 7 lives on in 101 */
 	snprintf(path, sizeof(path), "%s/100", root);
