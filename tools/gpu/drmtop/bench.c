@@ -192,8 +192,11 @@ static uint64_t run_drmtop(const char *drmtop, char *const *args, bool tty)
 				_exit(127);
 		}
 	}
-	if (pid < 0)
+	if (pid < 0) {
+		fprintf(stderr, "drmtop-bench: %s: %s\n",
+			tty ? "forkpty" : "fork", strerror(errno));
 		return 0;
+	}
 	if (!pid) {
 		setenv("TERM", "vt100", 1);
 		execv(drmtop, args);
@@ -457,8 +460,12 @@ int main(int argc, char **argv)
 	if (drmtop) {
 		fflush(stdout);
 		r4 = tui_vs_batch(drmtop, root, rounds < 10 ? 10 : rounds, 2);
-		printf("bench: drmtop_interactive_vs_batch ratio=%.2f target=<=1.1\n",
-		       r4);
+		if (r4 > 0)
+			printf("bench: drmtop_interactive_vs_batch ratio=%.2f target=<=1.1\n",
+			       r4);
+		else	/* no pseudo terminal (devpts), or drmtop failed */
+			printf("# drmtop_interactive_vs_batch not measured: %s could not run\n",
+			       drmtop);
 		free(drmtop);
 	} else {
 		printf("# no drmtop beside drmtop-bench: drmtop_interactive_vs_batch not measured\n");
