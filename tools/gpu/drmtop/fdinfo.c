@@ -763,6 +763,8 @@ ssize_t fdinfo_read_fd(int fd, char **buf, size_t *cap, unsigned int flags,
 			nl = memrchr(*buf, '\n', FDINFO_READ_MAX);
 			return nl ? nl + 1 - *buf : 0;
 		}
+		if ((flags & FDINFO_READ_SHORT_EOF) && len < want)
+			break;
 	}
 	return len;
 }

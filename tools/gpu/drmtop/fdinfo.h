@@ -176,6 +176,13 @@ const char *fdinfo_find_extra(const struct fdinfo *fi, const char *key);
 enum {
 	FDINFO_READ_REWIND = 1,		/* pread() from the start */
 	FDINFO_READ_WAIT = 2,		/* poll() before the first read */
+	/*
+	 * A read that does not fill the buffer got the whole file: true of
+	 * a seq_file such as a procfs fdinfo file, which a read fills with
+	 * every line it has room for, and of a regular file. Saves the read
+	 * that would return 0.
+	 */
+	FDINFO_READ_SHORT_EOF = 4,
 };
 
 /*

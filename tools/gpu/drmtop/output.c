@@ -43,17 +43,29 @@ uint64_t client_mem(const struct drm_client *c, enum fdinfo_mem_kind kind)
 void fmt_bytes(char *buf, size_t size, uint64_t v)
 {
 	static const char units[] = "BKMGTPE";
-	double d = v;
+	unsigned __int128 t;
+	uint64_t div = 1, q, r;
 	int u = 0;
 
-	while (d >= 1024 && u < 6) {
-		d /= 1024;
+	while (u < 6 && v / div >= 1024) {
+		div *= 1024;
 		u++;
 	}
-	if (!u)
+	if (!u) {
 		snprintf(buf, size, "%lluB", (unsigned long long)v);
-	else
-		snprintf(buf, size, "%.1f%c", d, units[u]);
+		return;
+	}
+	/*
+	 * Tenths of a unit in integers, rounded half to even like "%.1f" of
+	 * the exact quotient: no floating point formatting per cell.
+	 */
+	t = (unsigned __int128)v * 10;
+	q = t / div;
+	r = t % div;
+	if (2 * (unsigned __int128)r > div || (2 * (unsigned __int128)r == div && (q & 1)))
+		q++;
+	snprintf(buf, size, "%llu.%u%c", (unsigned long long)(q / 10),
+		 (unsigned int)(q % 10), units[u]);
 }
 
 static bool has_pid(const struct drm_client *c, long pid)
@@ -123,8 +135,6 @@ bool pmu_dev_match(const struct pmu_dev *d, const char *f,
 	return strstr(d->name, f) || (d->driver && strstr(d->driver, f));
 }
 
-static const struct view_opts *sort_opts;
-
 static double eng_key(const struct drm_client *c, const char *name)
 {
 	const struct client_engine *e = client_engine(c, name);
@@ -156,29 +166,28 @@ static int cmp_dbl(double a, double b)
 	return a < b ? -1 : a > b;
 }
 
-static int cmp_client(const void *pa, const void *pb)
-{
-	const struct drm_client *a = *(struct drm_client *const *)pa;
-	const struct drm_client *b = *(struct drm_client *const *)pb;
-	const char *s = sort_opts->sort;
-	int r = 0;
+/*
+ * A client and its sort key, computed once per sort rather than in every
+ * comparison (a "busy" key walks the engines, a memory key the regions).
+ */
+struct sort_ent {
+	struct drm_client *c;
+	double d;		/* busy, engine: descending */
+	uint64_t u;		/* pid: ascending; mem, resident: descending */
+	bool reverse;
+};
 
-	if (!s || !strcmp(s, "busy"))
-		r = -cmp_dbl(busiest(a), busiest(b));
-	else if (!strcmp(s, "pid"))
-		r = a->fds[0].pid < b->fds[0].pid ? -1 :
-		    a->fds[0].pid > b->fds[0].pid;
-	else if (!strcmp(s, "client"))
-		r = 0;
-	else if (!strcmp(s, "mem"))
-		r = -cmp_u64(client_mem(a, FDINFO_MEM_TOTAL),
-			     client_mem(b, FDINFO_MEM_TOTAL));
-	else if (!strcmp(s, "resident"))
-		r = -cmp_u64(client_mem(a, FDINFO_MEM_RESIDENT),
-			     client_mem(b, FDINFO_MEM_RESIDENT));
-	else
-		r = -cmp_dbl(eng_key(a, s), eng_key(b, s));
-	if (sort_opts->reverse)
+enum sort_by { BY_BUSY, BY_PID, BY_CLIENT, BY_MEM, BY_RESIDENT, BY_ENGINE };
+
+static int cmp_ent(const void *pa, const void *pb)
+{
+	const struct sort_ent *x = pa, *y = pb;
+	const struct drm_client *a = x->c, *b = y->c;
+	int r = -cmp_dbl(x->d, y->d);
+
+	if (!r)
+		r = cmp_u64(x->u, y->u);
+	if (x->reverse)
 		r = -r;
 	if (!r)
 		r = strcmp(a->devname, b->devname);
@@ -187,6 +196,66 @@ static int cmp_client(const void *pa, const void *pb)
 	if (!r)
 		r = strcmp(a->key, b->key);
 	return r;
+}
+
+/* Sort v[n] as o says; on ENOMEM leave it as it is. */
+static void sort_clients(struct drm_client **v, size_t n,
+			 const struct view_opts *o)
+{
+	const char *s = o->sort;
+	struct sort_ent *e;
+	enum sort_by by;
+	size_t i;
+
+	if (n < 2)
+		return;
+	e = malloc(n * sizeof(*e));
+	if (!e)
+		return;
+	if (!s || !strcmp(s, "busy"))
+		by = BY_BUSY;
+	else if (!strcmp(s, "pid"))
+		by = BY_PID;
+	else if (!strcmp(s, "client"))
+		by = BY_CLIENT;
+	else if (!strcmp(s, "mem"))
+		by = BY_MEM;
+	else if (!strcmp(s, "resident"))
+		by = BY_RESIDENT;
+	else
+		by = BY_ENGINE;
+	for (i = 0; i < n; i++) {
+		struct drm_client *c = v[i];
+
+		e[i].c = c;
+		e[i].d = 0;
+		e[i].u = 0;
+		e[i].reverse = o->reverse;
+		switch (by) {
+		case BY_BUSY:
+			e[i].d = busiest(c);
+			break;
+		case BY_PID:
+			/* pid_t is signed: keep its order in the u64 */
+			e[i].u = (uint64_t)(int64_t)c->fds[0].pid ^ (1ull << 63);
+			break;
+		case BY_CLIENT:
+			break;
+		case BY_MEM:
+			e[i].u = ~client_mem(c, FDINFO_MEM_TOTAL);
+			break;
+		case BY_RESIDENT:
+			e[i].u = ~client_mem(c, FDINFO_MEM_RESIDENT);
+			break;
+		case BY_ENGINE:
+			e[i].d = eng_key(c, s);
+			break;
+		}
+	}
+	qsort(e, n, sizeof(*e), cmp_ent);
+	for (i = 0; i < n; i++)
+		v[i] = e[i].c;
+	free(e);
 }
 
 size_t view_clients(const struct drm_scan *s, const struct view_opts *o,
@@ -201,20 +270,40 @@ size_t view_clients(const struct drm_scan *s, const struct view_opts *o,
 	for (i = 0; i < s->nclients; i++)
 		if (client_match(s->clients[i], o->filter))
 			v[n++] = s->clients[i];
-	sort_opts = o;
-	qsort(v, n, sizeof(*v), cmp_client);
+	sort_clients(v, n, o);
 	return n;
 }
 
-static struct drm_client *agg_find(struct drm_client **a, size_t n,
-				   const char *devname, pid_t pid)
-{
-	size_t i;
+/*
+ * The rows of a view, found by device and pid through open addressing: a
+ * linear search made the process view quadratic in the processes.
+ */
+struct agg_table {
+	struct drm_client **slot;
+	size_t size;		/* a power of two, more than twice the rows */
+};
 
-	for (i = 0; i < n; i++)
-		if (!strcmp(a[i]->devname, devname) && a[i]->fds[0].pid == pid)
-			return a[i];
-	return NULL;
+static size_t agg_hash(const char *devname, pid_t pid)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	while (*devname)
+		h = (h ^ (unsigned char)*devname++) * 0x100000001b3ull;
+	h ^= (uint32_t)pid;
+	h *= 0x9e3779b97f4a7c15ull;
+	return h >> 17;
+}
+
+/* The row of (devname, pid), or the empty slot where it goes. */
+static struct drm_client **agg_find(struct agg_table *t, const char *devname,
+				    pid_t pid)
+{
+	size_t j = agg_hash(devname, pid) & (t->size - 1);
+
+	while (t->slot[j] && (t->slot[j]->fds[0].pid != pid ||
+			      strcmp(t->slot[j]->devname, devname)))
+		j = (j + 1) & (t->size - 1);
+	return &t->slot[j];
 }
 
 /* Add client c into aggregate a; false on ENOMEM. */
@@ -286,24 +375,28 @@ static bool agg_add(struct drm_client *a, const struct drm_client *c)
 	return true;
 }
 
-static struct drm_client *agg_new(const struct drm_client *c, size_t fd,
+/*
+ * A row of a view: its client struct, the one fdref it names and its key,
+ * all rows in one allocation (a malloc or three per row made the views a
+ * third of a refresh with 1,000 processes).
+ */
+struct agg_row {
+	struct drm_client c;
+	struct drm_fdref fd;
+	char key[16];
+};
+
+static struct drm_client *agg_new(struct agg_row *row,
+				  const struct drm_client *c, size_t fd,
 				  enum view_mode mode)
 {
-	struct drm_client *a = calloc(1, sizeof(*a));
-	char key[64];
+	struct drm_client *a = &row->c;
 
-	if (!a)
-		return NULL;
-	a->fds = calloc(1, sizeof(*a->fds));
-	snprintf(key, sizeof(key), "%d", mode == VIEW_PROCESS ?
+	memset(row, 0, sizeof(*row));
+	snprintf(row->key, sizeof(row->key), "%d", mode == VIEW_PROCESS ?
 		 (int)c->fds[fd].pid : 0);
-	a->key = strdup(key);
-	if (!a->fds || !a->key) {
-		free(a->fds);
-		free(a->key);
-		free(a);
-		return NULL;
-	}
+	a->key = row->key;
+	a->fds = &row->fd;
 	a->nfds = 1;
 	a->devname = c->devname;
 	a->rdev = c->rdev;
@@ -320,17 +413,18 @@ static struct drm_client *agg_new(const struct drm_client *c, size_t fd,
 	return a;
 }
 
+/* a[n] holds the block of the rows (see view_aggregate()) */
 void view_agg_free(struct drm_client **a, size_t n)
 {
 	size_t i;
 
-	for (i = 0; a && i < n; i++) {
-		free(a[i]->fds);
-		free(a[i]->key);
+	if (!a)
+		return;
+	for (i = 0; i < n; i++) {
 		free(a[i]->eng);
 		free(a[i]->info.regions);
-		free(a[i]);
 	}
+	free(a[n]);
 	free(a);
 }
 
@@ -338,10 +432,26 @@ size_t view_aggregate(struct drm_client *const *v, size_t n,
 		      enum view_mode mode, const struct view_opts *o,
 		      struct drm_client ***out)
 {
-	struct drm_client **a = NULL, *t;
-	size_t i, f, na = 0, cap = 0;
+	struct drm_client **a, *t, **slot;
+	struct agg_table tab = { NULL, 16 };
+	size_t i, f, na = 0, nref = 0;
+	struct agg_row *rows;
 
 	*out = NULL;
+	for (i = 0; i < n; i++)
+		nref += mode == VIEW_PROCESS ? v[i]->nfds : 1;
+	while (tab.size < 2 * nref + 1)
+		tab.size *= 2;
+	/* at most a row per reference, and the rows' block after them */
+	tab.slot = calloc(tab.size, sizeof(*tab.slot));
+	a = malloc((nref + 1) * sizeof(*a));
+	rows = malloc((nref ? nref : 1) * sizeof(*rows));
+	if (!tab.slot || !a || !rows) {
+		free(tab.slot);
+		free(a);
+		free(rows);
+		return 0;
+	}
 	for (i = 0; i < n; i++) {
 		for (f = 0; f < v[i]->nfds; f++) {
 			pid_t pid = mode == VIEW_PROCESS ? v[i]->fds[f].pid : 0;
@@ -351,33 +461,25 @@ size_t view_aggregate(struct drm_client *const *v, size_t n,
 				continue;
 			if (mode != VIEW_PROCESS && f)
 				break;	/* a device counts a client once */
-			t = agg_find(a, na, v[i]->devname, pid);
+			slot = agg_find(&tab, v[i]->devname, pid);
+			t = *slot;
 			if (!t) {
-				if (na == cap) {
-					size_t nc = cap ? cap * 2 : 16;
-					void *p = realloc(a, nc * sizeof(*a));
-
-					if (!p)
-						goto fail;
-					a = p;
-					cap = nc;
-				}
-				t = agg_new(v[i], f, mode);
-				if (!t)
-					goto fail;
+				t = agg_new(&rows[na], v[i], f, mode);
 				a[na++] = t;
+				*slot = t;
 			}
 			if (!agg_add(t, v[i]))
 				goto fail;
 		}
 	}
-	if (na) {
-		sort_opts = o;
-		qsort(a, na, sizeof(*a), cmp_client);
-	}
+	free(tab.slot);
+	a[na] = (struct drm_client *)rows;
+	sort_clients(a, na, o);
 	*out = a;
 	return na;
 fail:
+	free(tab.slot);
+	a[na] = (struct drm_client *)rows;
 	view_agg_free(a, na);
 	return 0;
 }

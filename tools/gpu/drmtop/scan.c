@@ -17,9 +17,11 @@
  *
  * Clients are deduplicated on (drm-driver, drm-pdev, drm-client-id) across
  * all fds and processes. A refresh only re-reads one fdinfo per known client
- * and scans processes that appeared since the previous refresh; a full
- * discovery (every fd of every process) runs every full_every refreshes or
- * every full_ns nanoseconds.
+ * and scans processes that appeared since the previous refresh, and a share
+ * of a sweep over every fd of every process that ends every full_every
+ * refreshes or full_ns nanoseconds: a full discovery at once (the first
+ * refresh) would cost several times a refresh. An fdinfo text equal to the
+ * client's previous one is not parsed again.
  *
  * The fdinfo file read for each client stays open, so that a refresh costs
  * one pread() per client rather than an open(), a read() and a close(): a
@@ -182,6 +184,7 @@ static void client_free(struct drm_scan *s, struct drm_client *c)
 		free(c->eng[i].name);
 	free(c->eng);
 	fdinfo_free(&c->info);
+	free(c->raw);
 	free(c->key);
 	free(c->devname);
 	free(c);
@@ -319,14 +322,15 @@ static struct drm_client *client_new(struct drm_scan *s, char *key,
 	return c;
 }
 
-static bool client_has_fd(const struct drm_client *c, pid_t pid, int fd)
+/* The index of (pid, fd) in c->fds, or -1. */
+static ssize_t client_find_fd(const struct drm_client *c, pid_t pid, int fd)
 {
 	size_t i;
 
 	for (i = 0; i < c->nfds; i++)
 		if (c->fds[i].pid == pid && c->fds[i].fd == fd)
-			return true;
-	return false;
+			return i;
+	return -1;
 }
 
 static void drop_held(struct drm_scan *s, int *info_fd)
@@ -341,9 +345,12 @@ static void drop_held(struct drm_scan *s, int *info_fd)
 static void client_add_fd(struct drm_scan *s, struct drm_client *c, pid_t pid,
 			  int fd, const char *comm, int *info_fd)
 {
+	ssize_t i = client_find_fd(c, pid, fd);
 	struct drm_fdref *r;
 
-	if (client_has_fd(c, pid, fd) ||
+	if (i >= 0)
+		c->fds[i].seen = s->gen;
+	if (i >= 0 ||
 	    grow((void **)&c->fds, &c->cap_fds, c->nfds, sizeof(*c->fds))) {
 		drop_held(s, info_fd);
 		return;
@@ -353,6 +360,7 @@ static void client_add_fd(struct drm_scan *s, struct drm_client *c, pid_t pid,
 	r->fd = fd;
 	r->comm = strdup(comm ? comm : "?");
 	r->info_fd = *info_fd;
+	r->seen = s->gen;
 	*info_fd = -1;
 }
 
@@ -375,6 +383,33 @@ static void client_take_sample(struct drm_scan *s, struct drm_client *c,
 	c->ts_ns = ts;
 	c->gen = s->gen;
 	c->nsamples++;
+}
+
+/*
+ * Keep the text of the client's latest sample (len bytes of s->buf) to
+ * recognise an unchanged file; len 0 (or no memory) forgets it.
+ */
+static void client_keep_raw(struct drm_scan *s, struct drm_client *c,
+			    size_t len)
+{
+	if (len > c->raw_cap) {
+		char *p = realloc(c->raw, len);
+
+		if (!p) {
+			len = 0;
+		} else {
+			c->raw = p;
+			c->raw_cap = len;
+		}
+	}
+	if (len)
+		memcpy(c->raw, s->buf, len);
+	c->raw_len = len;
+	if (!len) {
+		free(c->raw);
+		c->raw = NULL;
+		c->raw_cap = 0;
+	}
 }
 
 /* ---- pid bookkeeping ---- */
@@ -474,7 +509,8 @@ static ssize_t read_fdinfo_file(struct drm_scan *s, pid_t pid, int fd,
 
 	if (*info_fd >= 0) {
 		n = fdinfo_read_fd(*info_fd, &s->buf, &s->buf_cap,
-				   FDINFO_READ_REWIND, truncated);
+				   FDINFO_READ_REWIND | FDINFO_READ_SHORT_EOF,
+				   truncated);
 		if (n < 0 || !held_is_stale(s, *info_fd))
 			return n;
 		drop_held(s, info_fd);
@@ -494,7 +530,7 @@ static ssize_t read_fdinfo_file(struct drm_scan *s, pid_t pid, int fd,
 		return n;
 	}
 	keep = s->nheld < s->max_held;
-	flags = keep ? FDINFO_READ_REWIND : 0;
+	flags = FDINFO_READ_SHORT_EOF | (keep ? FDINFO_READ_REWIND : 0);
 	n = fdinfo_read_fd(f, &s->buf, &s->buf_cap, flags, truncated);
 	if (n < 0 || !keep) {
 		close(f);
@@ -510,6 +546,16 @@ static ssize_t read_fdinfo_file(struct drm_scan *s, pid_t pid, int fd,
  * DRM client, 0 when not, <0 on read errors. *info_fd as above. What is
  * past FDINFO_READ_MAX counts as one malformed line.
  */
+static int parse_fdinfo(struct drm_scan *s, ssize_t n, bool truncated)
+{
+	fdinfo_reset(&s->scratch);
+	if (fdinfo_parse(&s->scratch, s->buf, n))
+		return 0;
+	if (truncated)
+		s->scratch.malformed++;
+	return !!s->scratch.driver;
+}
+
 static int read_fdinfo(struct drm_scan *s, pid_t pid, int fd, int *info_fd,
 		       uint64_t *ts)
 {
@@ -521,12 +567,7 @@ static int read_fdinfo(struct drm_scan *s, pid_t pid, int fd, int *info_fd,
 	if (n < 0)
 		return n;
 	*ts = now_ns();
-	fdinfo_reset(&s->scratch);
-	if (fdinfo_parse(&s->scratch, s->buf, n))
-		return 0;
-	if (truncated)
-		s->scratch.malformed++;
-	return !!s->scratch.driver;
+	return parse_fdinfo(s, n, truncated);
 }
 
 static void note_read_error(struct drm_scan *s, pid_t pid, int err)
@@ -544,7 +585,7 @@ static void handle_drm_fd(struct drm_scan *s, pid_t pid, int fd, dev_t rdev,
 	const char *key;
 	int ret, info_fd = -1;
 	char *dup;
-	uint64_t ts;
+	uint64_t ts = 0;
 
 	ret = read_fdinfo(s, pid, fd, &info_fd, &ts);
 	if (ret <= 0) {
@@ -569,13 +610,68 @@ static void handle_drm_fd(struct drm_scan *s, pid_t pid, int fd, dev_t rdev,
 	if (!*comm)
 		*comm = read_comm(s, pid);
 	client_add_fd(s, c, pid, fd, *comm, &info_fd);
-	if (c->gen != s->gen)
+	if (c->gen != s->gen) {
 		client_take_sample(s, c, ts);
+		client_keep_raw(s, c, 0);	/* s->buf holds comm by now */
+	}
 out:
 	drop_held(s, &info_fd);
 }
 
-static void scan_pid(struct drm_scan *s, pid_t pid)
+/* An fd of a known client, for the sweep: (pid, fd) sorted. */
+struct known_fd {
+	pid_t pid;
+	int fd;
+	struct drm_client *c;
+};
+
+static int cmp_known(const void *a, const void *b)
+{
+	const struct known_fd *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->fd < y->fd ? -1 : x->fd > y->fd;
+}
+
+struct known_set {
+	struct known_fd *v;
+	size_t n, cap;
+};
+
+/*
+ * In a sweep, an fd that is the first of a client sampled in this very
+ * refresh needs no second read: mark it seen and keep its command name
+ * current. True when that was the case.
+ */
+static bool sweep_known(struct drm_scan *s, const struct known_set *k,
+			pid_t pid, int fd, char **comm)
+{
+	struct known_fd key = { pid, fd, NULL }, *e;
+	struct drm_fdref *r;
+
+	if (!k || !k->n)
+		return false;
+	e = bsearch(&key, k->v, k->n, sizeof(*k->v), cmp_known);
+	if (!e || e->c->gen != s->gen || !e->c->nfds ||
+	    e->c->fds[0].pid != pid || e->c->fds[0].fd != fd)
+		return false;
+	r = &e->c->fds[0];
+	r->seen = s->gen;
+	if (!*comm)
+		*comm = read_comm(s, pid);
+	if (*comm && (!r->comm || strcmp(r->comm, *comm))) {
+		char *dup = strdup(*comm);
+
+		if (dup) {
+			free(r->comm);
+			r->comm = dup;
+		}
+	}
+	return true;
+}
+
+static void scan_pid(struct drm_scan *s, pid_t pid, const struct known_set *k)
 {
 	char path[64], link[64], *comm = NULL;
 	struct dirent *de;
@@ -624,7 +720,8 @@ static void scan_pid(struct drm_scan *s, pid_t pid)
 			    !drm_node_to_rdev(link + 9, &rdev))
 				continue;
 		}
-		handle_drm_fd(s, pid, fd, rdev, &comm);
+		if (!sweep_known(s, k, pid, fd, &comm))
+			handle_drm_fd(s, pid, fd, rdev, &comm);
 	}
 	closedir(d);
 	free(comm);
@@ -640,14 +737,32 @@ static void sample_client(struct drm_scan *s, struct drm_client *c,
 
 	while (c->nfds) {
 		struct drm_fdref *r = &c->fds[0];
+		bool truncated;
+		ssize_t n;
 
-		ret = read_fdinfo(s, r->pid, r->fd, &r->info_fd, &ts);
+		n = read_fdinfo_file(s, r->pid, r->fd, &r->info_fd, &truncated);
+		s->files_read++;
+		ts = now_ns();
+		/*
+		 * The same text as the previous sample (an idle client): the
+		 * parse would give the same sample, keep it. Only the time of
+		 * the sample moves.
+		 */
+		if (n >= 0 && !truncated && c->raw && (size_t)n == c->raw_len &&
+		    !memcmp(c->raw, s->buf, n)) {
+			c->ts_ns = ts;
+			c->gen = s->gen;
+			c->nsamples++;
+			return;
+		}
+		ret = n < 0 ? (int)n : parse_fdinfo(s, n, truncated);
 		if (ret < 0)
 			note_read_error(s, r->pid, ret);
 		if (ret == 1) {
 			key = make_key(s, &s->scratch, r->pid, r->fd);
 			if (key && !strcmp(key, c->key)) {
 				client_take_sample(s, c, ts);
+				client_keep_raw(s, c, truncated ? 0 : n);
 				return;
 			}
 		}
@@ -711,6 +826,91 @@ static void update_engines(struct drm_client *c)
 	}
 }
 
+/*
+ * The next share of the sweep over all pids cur[ncur] (sorted): every fd
+ * of those processes is looked at again, as a full discovery would, the
+ * fds that are gone or were reused are forgotten, and the files kept open
+ * for them are closed so that the next refresh opens them again (and the
+ * kernel checks drmtop's access again). A share is the pids' count over
+ * full_every, or what full_ns asks for since the previous refresh.
+ */
+static void sweep_share(struct drm_scan *s, const pid_t *cur, size_t ncur,
+			uint64_t t)
+{
+	struct known_set k = { 0 };
+	size_t share = 0, i0, i1, i, j, m;
+	pid_t lo, hi;
+
+	if (s->full_every)
+		share = (ncur + s->full_every - 1) / s->full_every;
+	if (s->full_ns && s->last_ns && t > s->last_ns) {
+		double by_time = (double)ncur * (t - s->last_ns) / s->full_ns;
+
+		if (by_time > share)
+			share = by_time < ncur ? (size_t)by_time : ncur;
+	}
+	if (!share && ncur)
+		return;
+	for (i0 = 0; i0 < ncur && cur[i0] < s->sweep_next; i0++)
+		;
+	i1 = i0 + share < ncur ? i0 + share : ncur;
+	if (i1 == ncur) {
+		s->sweep_next = 0;
+		s->last_was_full = true;	/* a sweep ended */
+	} else {
+		s->sweep_next = cur[i1];
+	}
+	if (i0 == i1)
+		return;
+	lo = cur[i0];
+	hi = cur[i1 - 1];
+
+	/* the fds of the share that are known, to find them in the listing */
+	for (i = 0; i < s->nclients; i++) {
+		struct drm_client *c = s->clients[i];
+
+		for (j = 0; j < c->nfds; j++) {
+			if (c->fds[j].pid < lo || c->fds[j].pid > hi)
+				continue;
+			if (grow((void **)&k.v, &k.cap, k.n, sizeof(*k.v)))
+				break;
+			k.v[k.n].pid = c->fds[j].pid;
+			k.v[k.n].fd = c->fds[j].fd;
+			k.v[k.n].c = c;
+			k.n++;
+		}
+	}
+	if (k.n)
+		qsort(k.v, k.n, sizeof(*k.v), cmp_known);
+	/* the share is looked at again: so is its readability */
+	for (i = 0, m = 0; i < s->nunreadable; i++)
+		if (s->unreadable[i] < lo || s->unreadable[i] > hi)
+			s->unreadable[m++] = s->unreadable[i];
+	s->nunreadable = m;
+	/* new pids were scanned already */
+	for (i = i0; i < i1; i++)
+		if (pid_in(s->pids, s->npids, cur[i]))
+			scan_pid(s, cur[i], &k);
+	free(k.v);
+
+	for (i = 0; i < s->nclients; i++) {
+		struct drm_client *c = s->clients[i];
+
+		for (j = 0; j < c->nfds;) {
+			struct drm_fdref *r = &c->fds[j];
+
+			if (r->pid < lo || r->pid > hi) {
+				j++;
+			} else if (r->seen != s->gen) {
+				client_del_fd(s, c, j);
+			} else {
+				drop_held(s, &r->info_fd);
+				j++;
+			}
+		}
+	}
+}
+
 int drm_scan_refresh(struct drm_scan *s, enum drm_scan_mode mode)
 {
 	pid_t *cur = NULL, *rescan = NULL;
@@ -728,14 +928,11 @@ int drm_scan_refresh(struct drm_scan *s, enum drm_scan_mode mode)
 	s->files_read = 0;
 	s->files_opened = 0;
 	s->vanished = 0;
-	full = mode == DRM_SCAN_FULL || s->gen == 1 ||
-	       (mode == DRM_SCAN_AUTO &&
-		((s->full_every && s->gen % s->full_every == 0) ||
-		 t - s->last_full_ns >= s->full_ns));
+	full = mode == DRM_SCAN_FULL || s->gen == 1;
 	s->last_was_full = full;
 
 	if (full) {
-		s->last_full_ns = t;
+		s->sweep_next = 0;
 		s->nunreadable = 0;
 		for (i = 0; i < s->nclients; i++) {
 			struct drm_client *c = s->clients[i];
@@ -745,7 +942,7 @@ int drm_scan_refresh(struct drm_scan *s, enum drm_scan_mode mode)
 			c->nfds = 0;
 		}
 		for (i = 0; i < ncur; i++)
-			scan_pid(s, cur[i]);
+			scan_pid(s, cur[i], NULL);
 	} else {
 		/* forget pids that exited */
 		for (i = 0, k = 0; i < s->nunreadable; i++)
@@ -769,7 +966,7 @@ int drm_scan_refresh(struct drm_scan *s, enum drm_scan_mode mode)
 				j++;
 			if (j < s->npids && s->pids[j] == cur[i])
 				continue;
-			scan_pid(s, cur[i]);
+			scan_pid(s, cur[i], NULL);
 		}
 		if (nrescan)
 			qsort(rescan, nrescan, sizeof(pid_t), cmp_pid);
@@ -777,7 +974,9 @@ int drm_scan_refresh(struct drm_scan *s, enum drm_scan_mode mode)
 			if ((!i || rescan[i] != rescan[i - 1]) &&
 			    pid_in(cur, ncur, rescan[i]) &&
 			    pid_in(s->pids, s->npids, rescan[i]))
-				scan_pid(s, rescan[i]);
+				scan_pid(s, rescan[i], NULL);
+		if (mode == DRM_SCAN_AUTO)
+			sweep_share(s, cur, ncur, t);
 	}
 	free(rescan);
 
@@ -803,6 +1002,7 @@ int drm_scan_refresh(struct drm_scan *s, enum drm_scan_mode mode)
 	if (dropped)
 		hash_rebuild(s);
 
+	s->last_ns = t;
 	free(s->pids);
 	s->pids = cur;
 	s->npids = ncur;

@@ -21,6 +21,7 @@ struct drm_fdref {
 	int fd;
 	char *comm;
 	int info_fd;		/* its fdinfo file kept open, or -1 */
+	unsigned long seen;	/* refresh generation it was last seen in */
 };
 
 struct client_engine {
@@ -37,6 +38,8 @@ struct drm_client {
 	struct drm_fdref *fds;	/* every (pid, fd) holding it, sorted */
 	size_t nfds, cap_fds;
 	struct fdinfo info;	/* latest sample */
+	char *raw;		/* the text it was parsed from, or NULL */
+	size_t raw_len, raw_cap;
 	uint64_t ts_ns;		/* CLOCK_MONOTONIC of the latest sample */
 	uint64_t nsamples;
 	struct client_engine *eng;
@@ -64,11 +67,17 @@ struct drm_scan {
 	pid_t *unreadable;	/* sorted */
 	size_t nunreadable, cap_unreadable;
 
-	unsigned int full_every;	/* full discovery every Nth refresh */
-	uint64_t full_ns;		/* ... or when this much time passed */
-	uint64_t last_full_ns;
+	/*
+	 * Discovery of every fd of every process, spread over the refreshes:
+	 * each scans a share of the pids, so that a sweep over all of them
+	 * takes full_every refreshes, or full_ns nanoseconds if that is less.
+	 */
+	unsigned int full_every;
+	uint64_t full_ns;
+	uint64_t last_ns;		/* of the previous refresh */
+	pid_t sweep_next;		/* first pid of the next share */
 	unsigned long gen;
-	bool last_was_full;
+	bool last_was_full;		/* a full discovery or sweep ended */
 
 	/* statistics of the last refresh */
 	unsigned int files_read;
@@ -89,9 +98,9 @@ struct drm_scan *drm_scan_new(const char *proc_root);
 void drm_scan_free(struct drm_scan *s);
 
 enum drm_scan_mode {
-	DRM_SCAN_AUTO,		/* full discovery when it is due */
-	DRM_SCAN_FULL,		/* force a full discovery */
-	DRM_SCAN_CHEAP,		/* never a full discovery (bench) */
+	DRM_SCAN_AUTO,		/* a share of the sweep over all pids */
+	DRM_SCAN_FULL,		/* force a full discovery at once */
+	DRM_SCAN_CHEAP,		/* no sweep (bench) */
 };
 
 /* Returns 0 or -errno if the proc root cannot be listed. */

@@ -222,6 +222,232 @@ static void draw_engines(struct layout *l, const struct drm_scan *s,
 	}
 }
 
+/*
+ * History for the device view: a series per device and engine class (the
+ * busyness of the class summed over the device's clients, as in the
+ * device row) and per PMU engine instance, one point per refresh, kept
+ * for HIST_NS.
+ */
+#define HIST_NS		60000000000ull
+#define HIST_LABEL_W	10	/* "  " name, padded */
+#define HIST_VALUE_W	8	/* " 100.0%" */
+
+struct hist_point {
+	uint64_t t_ns;
+	float pct;
+};
+
+struct hist_series {
+	char *dev, *name;
+	bool pmu;		/* an engine instance of the PMU */
+	struct hist_point *p;	/* oldest first, from p[first] */
+	size_t first, n, cap;
+	double acc;		/* this refresh's sum */
+	bool touched;		/* acc holds a value this refresh */
+};
+
+static struct hist_series *hist;
+static size_t nhist, cap_hist;
+
+static struct hist_series *hist_get(const char *dev, const char *name,
+				    bool pmu)
+{
+	struct hist_series *h;
+	size_t i;
+
+	for (i = 0; i < nhist; i++)
+		if (hist[i].pmu == pmu && !strcmp(hist[i].name, name) &&
+		    !strcmp(hist[i].dev, dev))
+			return &hist[i];
+	if (nhist == cap_hist) {
+		size_t cap = cap_hist ? cap_hist * 2 : 8;
+		void *p = realloc(hist, cap * sizeof(*hist));
+
+		if (!p)
+			return NULL;
+		hist = p;
+		cap_hist = cap;
+	}
+	h = &hist[nhist];
+	memset(h, 0, sizeof(*h));
+	h->dev = strdup(dev);
+	h->name = strdup(name);
+	h->pmu = pmu;
+	if (!h->dev || !h->name) {
+		free(h->dev);
+		free(h->name);
+		return NULL;
+	}
+	return &hist[nhist++];
+}
+
+static void hist_push(struct hist_series *h, uint64_t t, double pct)
+{
+	/* drop what is older than the window, compact when half is dropped */
+	while (h->n && h->p[h->first].t_ns + HIST_NS < t) {
+		h->first++;
+		h->n--;
+	}
+	if (h->first && h->first >= h->n) {
+		memmove(h->p, h->p + h->first, h->n * sizeof(*h->p));
+		h->first = 0;
+	}
+	if (h->first + h->n == h->cap) {
+		size_t cap = h->cap ? h->cap * 2 : 32;
+		void *p = realloc(h->p, cap * sizeof(*h->p));
+
+		if (!p)
+			return;
+		h->p = p;
+		h->cap = cap;
+	}
+	h->p[h->first + h->n].t_ns = t;
+	h->p[h->first + h->n].pct = pct;
+	h->n++;
+}
+
+/* After each refresh: a point per device and engine class and instance. */
+static void hist_record(const struct drm_scan *s, uint64_t t)
+{
+	size_t i, j, k;
+
+	for (k = 0; k < nhist; k++) {
+		hist[k].acc = 0;
+		hist[k].touched = false;
+	}
+	for (i = 0; i < s->nclients; i++) {
+		const struct drm_client *c = s->clients[i];
+
+		for (j = 0; j < c->neng; j++) {
+			const struct client_engine *e = &c->eng[j];
+			struct hist_series *h;
+
+			if (!e->cur || e->res.status != UTIL_OK)
+				continue;
+			h = hist_get(c->devname, e->name, false);
+			if (!h)
+				continue;
+			h->acc += e->res.pct;
+			h->touched = true;
+		}
+	}
+	for (i = 0; s->pmu && i < s->pmu->ndevs; i++) {
+		const struct pmu_dev *d = s->pmu->devs[i];
+		char name[32];
+
+		if (d->status != PMU_OK)
+			continue;
+		for (j = 0; j < d->neng; j++) {
+			struct hist_series *h;
+
+			if (!d->eng[j].ok)
+				continue;
+			pmu_engine_name(&d->eng[j], name, sizeof(name));
+			h = hist_get(d->name, name, true);
+			if (!h)
+				continue;
+			h->acc = d->eng[j].pct;
+			h->touched = true;
+		}
+	}
+	/* a series without a point for a whole window is forgotten */
+	for (k = 0; k < nhist;) {
+		struct hist_series *h = &hist[k];
+
+		if (h->touched)
+			hist_push(h, t, h->acc);
+		if (h->touched || (h->n && h->p[h->first + h->n - 1].t_ns + HIST_NS >= t)) {
+			k++;
+			continue;
+		}
+		free(h->dev);
+		free(h->name);
+		free(h->p);
+		hist[k] = hist[--nhist];
+	}
+}
+
+static void hist_free(void)
+{
+	size_t k;
+
+	for (k = 0; k < nhist; k++) {
+		free(hist[k].dev);
+		free(hist[k].name);
+		free(hist[k].p);
+	}
+	free(hist);
+	hist = NULL;
+	nhist = 0;
+	cap_hist = 0;
+}
+
+/*
+ * One sparkline: the last minute in w columns, each column the latest
+ * point at or before its end (blank before the first point); a level of
+ * eight, block characters on a UTF-8 terminal, else ASCII.
+ */
+static void draw_spark(const struct hist_series *h, int w, uint64_t now,
+		       bool utf8)
+{
+	static const char *const blocks[8] = {
+		"\u2581", "\u2582", "\u2583", "\u2584",
+		"\u2585", "\u2586", "\u2587", "\u2588",
+	};
+	static const char ascii[8] = { '_', '.', ',', '-', '=', '+', '*', '#' };
+	const struct hist_point *p = h->p + h->first;
+	uint64_t start = now > HIST_NS ? now - HIST_NS : 0;
+	size_t k = 0;
+	int i, lvl;
+	double v;
+
+	for (i = 0; i < w; i++) {
+		uint64_t end = start + HIST_NS * (uint64_t)(i + 1) / (uint64_t)w;
+
+		while (k < h->n && p[k].t_ns <= end)
+			k++;
+		if (!k) {
+			addch(' ');
+			continue;
+		}
+		v = p[k - 1].pct;
+		v = v < 0 ? 0 : v > 100 ? 100 : v;
+		lvl = (int)(v * 8 / 100.0);
+		if (lvl > 7)
+			lvl = 7;
+		if (utf8)
+			addstr(blocks[lvl]);
+		else
+			addch(ascii[lvl]);
+	}
+}
+
+/* The device view: a row of history per engine class, then per instance. */
+static void draw_history(struct layout *l, const char *dev, enum str_esc esc)
+{
+	int w = COLS - HIST_LABEL_W - HIST_VALUE_W, y, pass;
+	uint64_t now = now_ns();
+	size_t k;
+
+	if (w < 1)
+		return;
+	for (pass = 0; pass < 2; pass++) {
+		for (k = 0; k < nhist; k++) {
+			const struct hist_series *h = &hist[k];
+
+			if (h->pmu != pass || strcmp(h->dev, dev) || !h->n)
+				continue;
+			y = layout_row(l);
+			if (y < 0)
+				continue;
+			move(y, 2);
+			put_str(h->name, HIST_LABEL_W - 3, HIST_LABEL_W - 2, esc);
+			draw_spark(h, w, now, esc == STR_ESC_TEXT);
+			printw(" %5.1f%%", h->p[h->first + h->n - 1].pct);
+		}
+	}
+}
+
 static void draw_help(void)
 {
 	static const char *const lines[] = {
@@ -236,7 +462,7 @@ static void draw_help(void)
 		"  f            set filter: driver=X device=X pid=N comm=X or text",
 		"  c            clear filter",
 		"  m            memory columns: total / resident",
-		"  v            view: clients / processes / devices",
+		"  v            view: clients / processes / devices (+ last minute)",
 		"  + -          longer / shorter refresh delay",
 		"",
 		"Engine cells: [bar] percent; '-' = no value yet (first sample,",
@@ -324,6 +550,8 @@ static void draw_body(struct layout *l, struct drm_scan *s,
 			attroff(A_BOLD);
 		}
 		draw_engines(l, s, devs->v[d], esc);
+		if (view == VIEW_DEVICE)
+			draw_history(l, devs->v[d], esc);
 		if (!clients)
 			continue;
 		y = layout_row(l);
@@ -532,7 +760,7 @@ int tui_run(struct drm_scan *s, double delay, char **filter, char **sort,
 	    unsigned long count)
 {
 	struct strv cols = { 0 };
-	bool paused = false, help = false, quit = false;
+	bool paused = false, help = false, quit = false, dirty = true;
 	unsigned long refreshes = 0;
 	size_t sel = 0, nshown = 0;
 	uint64_t next = 0;
@@ -561,17 +789,30 @@ int tui_run(struct drm_scan *s, double delay, char **filter, char **sort,
 				fprintf(stderr, "drmtop: cannot list %s: %s\n",
 					proc_root, strerror(-err));
 				free(cols.v);
+				hist_free();
 				return 1;
 			}
 			pmu_refresh(s->pmu, s->last_was_full);
+			hist_record(s, now_ns());
 			next = t + (uint64_t)(delay * 1e9);
+			dirty = true;
 		}
-		if (help)
-			draw_help();
-		else
-			draw(s, &vo, delay, paused, &sel, &scroll, &nshown);
+		/*
+		 * Draw after a refresh or a key only: between refreshes the
+		 * screen stays as it is, at no cost.
+		 */
+		if (dirty) {
+			if (help)
+				draw_help();
+			else
+				draw(s, &vo, delay, paused, &sel, &scroll,
+				     &nshown);
+			dirty = false;
+		}
 		timeout(100);
 		ch = getch();
+		if (ch != ERR)
+			dirty = true;
 		if (ch == ERR) {
 			/* No input at all (EOF) returns at once: don't spin. */
 			uint64_t waited = now_ns() - t;
@@ -674,5 +915,6 @@ int tui_run(struct drm_scan *s, double delay, char **filter, char **sort,
 	}
 	endwin();
 	free(cols.v);
+	hist_free();
 	return ret;
 }

@@ -274,12 +274,27 @@ size_t str_escape(char *buf, size_t size, const char *s, size_t len,
 	return total;
 }
 
+/* Bytes that every enum str_esc writes as they are: printable ASCII but \ and ". */
+static bool esc_plain(unsigned char c)
+{
+	return c >= 0x20 && c < 0x7f && c != '\\' && c != '"';
+}
+
 void str_escape_fputs(const char *s, enum str_esc how, FILE *f)
 {
 	size_t len = s ? strlen(s) : 0, n, on;
 	char one[STR_ESC_MAX];
 
 	while (len) {
+		/* a run of plain bytes in one write: most names are all plain */
+		for (n = 0; n < len && esc_plain(s[n]); n++)
+			;
+		if (n) {
+			fwrite(s, 1, n, f);
+			s += n;
+			len -= n;
+			continue;
+		}
 		n = str_escape_char(s, len, how, one, &on);
 		fwrite(one, 1, on, f);
 		s += n;

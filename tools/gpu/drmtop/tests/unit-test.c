@@ -651,6 +651,8 @@ static void test_discovery(void)
 	struct drm_client *c;
 	char b[1024], path[512];
 	const struct client_engine *ce;
+	uint64_t n;
+	int i;
 
 	snprintf(root, sizeof(root), "/tmp/drmtop-proc-XXXXXX");
 	if (!mkdtemp(root)) {
@@ -706,8 +708,13 @@ static void test_discovery(void)
 	mkfd(101, 5, "/dev/dri/renderD128", simgpu(b, sizeof(b), 7, A, 600, 2000));
 	mkpid(105, "late");
 	mkfd(105, 3, "/dev/dri/renderD128", simgpu(b, sizeof(b), 11, A, 0, 0));
+	/* no share of the sweep over all pids this time */
+	s->full_every = 0;
+	s->full_ns = 0;
 	ok(!drm_scan_refresh(s, DRM_SCAN_AUTO) && !s->last_was_full,
 	   "second refresh is cheap");
+	s->full_every = 5;
+	s->full_ns = 5000000000ull;
 	ok(s->nclients == 4 && find(s, A, 11), "new pid found without full discovery");
 	c = find(s, A, 7);
 	ce = c ? client_engine(c, "rcs") : NULL;
@@ -718,6 +725,25 @@ static void test_discovery(void)
 	ok(s->files_opened == 2,
 	   "only the replaced file and the new pid's were opened by path (%u)",
 	   s->files_opened);
+
+	/* nothing changed: the sample stays, only its time moves */
+	c = find(s, A, 7);
+	n = c ? c->nsamples : 0;
+	s->full_every = 0;
+	s->full_ns = 0;
+	drm_scan_refresh(s, DRM_SCAN_AUTO);
+	ce = c ? client_engine(c, "rcs") : NULL;
+	ok(c && c->nsamples == n + 1 && c->raw && s->files_read == 4 &&
+	   ce && ce->res.status == UTIL_NO_DELTA,
+	   "an unchanged fdinfo text keeps the sample (no cycles passed)");
+	/* then the counters move again: parsed again */
+	mkfd(100, 3, "/dev/dri/renderD128", simgpu(b, sizeof(b), 7, A, 850, 3000));
+	drm_scan_refresh(s, DRM_SCAN_AUTO);
+	ce = c ? client_engine(c, "rcs") : NULL;
+	ok(ce && ce->res.status == UTIL_OK && near(ce->res.pct, 25),
+	   "a changed text is parsed: 250/1000 cycles = 25%%");
+	s->full_every = 5;
+	s->full_ns = 5000000000ull;
 
 	/* process 100 exits: client 7 lives on in 101 */
 	snprintf(path, sizeof(path), "%s/100", root);
@@ -734,11 +760,24 @@ static void test_discovery(void)
 	   "pid 101 gone: its clients removed (%zu left)", s->nclients);
 	ok(s->nheld == 1 && held_fds(s) == 1,
 	   "files of fds of exited pids closed (%u kept open)", s->nheld);
+	/* pids 102-105 left, a share of ceil(4 / 5) = 1 pid per refresh */
+	for (i = 0; i < 5; i++) {
+		drm_scan_refresh(s, DRM_SCAN_AUTO);
+		if (s->last_was_full)
+			break;
+	}
+	ok(s->last_was_full && i < 5 && s->nunreadable == 1,
+	   "the sweep over all pids ends within 5 refreshes (%d), the unreadable pid counted again",
+	   i + 1);
+	ok(s->nheld == 0 && held_fds(s) == 0 && find(s, A, 11),
+	   "the sweep closes the files it kept to open them again (%u kept open)",
+	   s->nheld);
+	s->full_every = 0;
+	s->full_ns = 0;
 	drm_scan_refresh(s, DRM_SCAN_AUTO);
-	ok(s->last_was_full && s->gen == 5 && s->nunreadable == 1,
-	   "every 5th refresh is a full discovery");
-	ok(s->nheld == 1 && held_fds(s) == 1,
-	   "full discovery reopens what it keeps (%u kept open)", s->nheld);
+	ok(s->nheld == 1 && held_fds(s) == 1 && s->files_opened == 1,
+	   "the next refresh opens it by path and keeps it (%u kept open)",
+	   s->nheld);
 
 	/* fd reused for another client between refreshes */
 	mkfd(105, 3, "/dev/dri/renderD128", simgpu(b, sizeof(b), 12, A, 0, 0));
@@ -754,6 +793,31 @@ static void test_discovery(void)
 	drm_scan_refresh(s, DRM_SCAN_CHEAP);
 	ok(s->nheld == 0 && held_fds(s) == 0 && s->files_opened == 1 &&
 	   find(s, A, 12), "with no files kept open a refresh opens by path");
+
+	/* the sweep finds a second fd of a known client, then its closing */
+	mkfd(105, 5, "/dev/dri/renderD128", simgpu(b, sizeof(b), 12, A, 0, 0));
+	s->full_every = 5;
+	s->full_ns = 5000000000ull;
+	for (i = 0; i < 5; i++) {
+		drm_scan_refresh(s, DRM_SCAN_AUTO);
+		c = find(s, A, 12);
+		if (c && c->nfds == 2)
+			break;
+	}
+	ok(i < 5 && c && c->nfds == 2 && c->fds[1].fd == 5,
+	   "the sweep finds a new fd of a known process (%d refreshes)", i + 1);
+	snprintf(path, sizeof(path), "%s/105/fd/5", root);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/105/fdinfo/5", root);
+	unlink(path);
+	for (i = 0; i < 5; i++) {
+		drm_scan_refresh(s, DRM_SCAN_AUTO);
+		c = find(s, A, 12);
+		if (c && c->nfds == 1)
+			break;
+	}
+	ok(i < 5 && c && c->nfds == 1 && c->fds[0].fd == 3,
+	   "the sweep forgets a closed fd (%d refreshes)", i + 1);
 	drm_scan_free(s);
 	rmrf(root);
 
