@@ -102,7 +102,7 @@ struct simgpu_device {
 
 	unsigned int job_timeout_ms;
 
-	struct mutex perfmon_lock;
+	struct mutex perfmon_lock;	/* guards @global_perfmon */
 	struct simgpu_perfmon *global_perfmon;	/* protected by @perfmon_lock */
 	atomic_t perfmon_jobs;
 	struct workqueue_struct *perfmon_wq;
