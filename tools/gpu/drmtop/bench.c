@@ -251,9 +251,9 @@ static double tui_vs_batch(const char *drmtop, const char *root,
 			   unsigned int rounds, unsigned int passes)
 {
 	char count[16], dirs[PATH_MAX];
-	char *tui[] = { (char *)drmtop, "-p", dirs, "-n", count, "-d", "0.5",
+	char *const tui[] = { (char *)drmtop, "-p", dirs, "-n", count, "-d", "0.5",
 			NULL };
-	char *batch[] = { (char *)drmtop, "-b", "-p", dirs, "-n", count, "-d",
+	char *const batch[] = { (char *)drmtop, "-b", "-p", dirs, "-n", count, "-d",
 			  "0.5", NULL };
 	uint64_t t, best_tui = UINT64_MAX, best_batch = UINT64_MAX;
 	unsigned int i;
@@ -468,7 +468,8 @@ int main(int argc, char **argv)
 			       drmtop);
 		free(drmtop);
 	} else {
-		printf("# no drmtop beside drmtop-bench: drmtop_interactive_vs_batch not measured\n");
+		printf("# no drmtop beside drmtop-bench: %s not measured\n",
+		       "drmtop_interactive_vs_batch");
 	}
 	if (check && (r1 > 1 || r2 > 0.3 || r3 > 1.5 || r4 > 1.1))
 		ret = 1;

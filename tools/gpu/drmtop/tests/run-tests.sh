@@ -746,8 +746,14 @@ EOPY
 		while [ $li -lt "$2" ]; do
 			hc=$((hc + $1))
 			htot=$((htot + 1000))
-			printf 'drm-driver:\tsimgpu\ndrm-client-id:\t2\ndrm-pdev:\t0000:00:04.0\ndrm-cycles-rcs:\t%s\ndrm-total-cycles-rcs:\t%s\ndrm-total-memory:\t8 KiB\n' \
-				$hc $htot >"$HF.tmp"
+			{
+				printf 'drm-driver:\tsimgpu\n'
+				printf 'drm-client-id:\t2\n'
+				printf 'drm-pdev:\t0000:00:04.0\n'
+				printf 'drm-cycles-rcs:\t%s\n' $hc
+				printf 'drm-total-cycles-rcs:\t%s\n' $htot
+				printf 'drm-total-memory:\t8 KiB\n'
+			} >"$HF.tmp"
 			mv "$HF.tmp" "$HF"
 			sleep 0.1
 			li=$((li + 1))
@@ -780,16 +786,16 @@ EOPY
 		load 900 15
 		wait_pane '^  rcs .* 90\.0%$' >/dev/null
 		if [ $loc = C ]; then
-			t "tui history ($loc): ASCII sparkline in the device view, 99 of 100 columns, idle then busy" \
+			t "tui history ($loc): ASCII sparkline, 99 of 100 cols" \
 				hist_line 100 '_+[#*]+'
 		else
-			t "tui history ($loc): block sparkline in the device view, 99 of 100 columns, idle then busy" \
+			t "tui history ($loc): block sparkline, 99 of 100 cols" \
 				hist_line 100 '▁+[█▇]+'
 			$TM resize-window -x 150 -y 24
 			load 900 3
 			sleep 0.5
 			$TM capture-pane -p >"$T/pane"
-			t "tui history ($loc): resized to 150 columns, the sparkline follows: 149 of 150 columns" \
+			t "tui history ($loc): resized, 149 of 150 cols" \
 				hist_line 150 '▁+[█▇]+'
 			$TM send-keys v
 			wait_pane '^ +PID COMM' >/dev/null
