@@ -760,8 +760,9 @@ EOPY
 		done
 	}
 	# hist_line COLS LEVELS: the pane's rcs history line is COLS - 1
-	# columns wide, its graph ends with LEVELS (a regex), no line is
-	# wider than the pane
+	# columns wide, its graph ends with LEVELS (a regex: idle, at most
+	# one column that straddles the change, busy), no line is wider than
+	# the pane
 	hist_line() {
 		python3 - "$T/pane" "$1" "$2" <<'EOPY'
 import re, sys
@@ -787,16 +788,16 @@ EOPY
 		wait_pane '^  rcs .* 90\.0%$' >/dev/null
 		if [ $loc = C ]; then
 			t "tui history ($loc): ASCII sparkline, 99 of 100 cols" \
-				hist_line 100 '_+[#*]+'
+				hist_line 100 '_+[.,=+*-]?[#*]+'
 		else
 			t "tui history ($loc): block sparkline, 99 of 100 cols" \
-				hist_line 100 '▁+[█▇]+'
+				hist_line 100 '▁+[▂▃▄▅▆]?[█▇]+'
 			$TM resize-window -x 150 -y 24
 			load 900 3
 			sleep 0.5
 			$TM capture-pane -p >"$T/pane"
 			t "tui history ($loc): resized, 149 of 150 cols" \
-				hist_line 150 '▁+[█▇]+'
+				hist_line 150 '▁+[▂▃▄▅▆]?[█▇]+'
 			$TM send-keys v
 			wait_pane '^ +PID COMM' >/dev/null
 			t "tui history ($loc): no history row outside the device view" \
