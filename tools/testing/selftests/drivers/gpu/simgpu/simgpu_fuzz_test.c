@@ -93,6 +93,14 @@ enum fuzz_op {
 	OP_SYNCOBJ_QUERY,
 	OP_SYNCOBJ_TRANSFER,
 	OP_SYNCOBJ_EVENTFD,
+	/*
+	 * The perfmon ioctls, not required to succeed: SET_GLOBAL cannot
+	 * while jobs with a perfmon run, which the fuzzer keeps submitting
+	 */
+	OP_PERFMON_CREATE,
+	OP_PERFMON_DESTROY,
+	OP_PERFMON_GET_VALUES,
+	OP_PERFMON_SET_GLOBAL,
 	/* mmap() of a GEM mmap offset, munmap() */
 	OP_MMAP,
 	OP_MUNMAP,
@@ -118,8 +126,9 @@ static const struct op_desc {
 		{ EINVAL, ENOENT, ENOSPC, ENOMEM } },
 	[OP_GEM_MADVISE] = { "SIMGPU_GEM_MADVISE", 3,
 		{ EINVAL, ENOENT, EINTR } },
+	/* EBUSY: a perfmon named while the device-wide one is set */
 	[OP_SUBMIT] = { "SIMGPU_SUBMIT", 20,
-		{ EINVAL, ENOENT, ECANCELED, EFAULT, ENOMEM, EINTR } },
+		{ EINVAL, ENOENT, ECANCELED, EFAULT, ENOMEM, EINTR, EBUSY } },
 	[OP_WAIT_BO] = { "SIMGPU_WAIT_BO", 3,
 		{ EINVAL, ENOENT, ETIME, EINTR } },
 	[OP_VERSION] = { "VERSION", 1, { EFAULT } },
@@ -154,6 +163,15 @@ static const struct op_desc {
 		{ EOPNOTSUPP, EINVAL, ENOENT, ENOMEM } },
 	[OP_SYNCOBJ_EVENTFD] = { "SYNCOBJ_EVENTFD", 1,
 		{ EOPNOTSUPP, EINVAL, EBADF, ENOENT, ENOMEM } },
+	[OP_PERFMON_CREATE] = { "SIMGPU_PERFMON_CREATE", 2,
+		{ EINVAL, EFAULT, ENOSPC, ENOMEM } },
+	[OP_PERFMON_DESTROY] = { "SIMGPU_PERFMON_DESTROY", 2,
+		{ EINVAL, ENOENT } },
+	[OP_PERFMON_GET_VALUES] = { "SIMGPU_PERFMON_GET_VALUES", 2,
+		{ EINVAL, ENOENT, ETIME, EFAULT, EINTR } },
+	/* EACCES: the fuzzer may run without CAP_PERFMON */
+	[OP_PERFMON_SET_GLOBAL] = { "SIMGPU_PERFMON_SET_GLOBAL", 1,
+		{ EINVAL, ENOENT, EBUSY, EACCES } },
 	[OP_MMAP] = { "mmap", 4,
 		{ EINVAL, EACCES, ENOMEM, EOVERFLOW, ENODEV } },
 	[OP_MUNMAP] = { "munmap", 0, { } },
@@ -776,6 +794,12 @@ static void op_wait_bo(struct thr *t)
 	fz_ioctl(t, OP_WAIT_BO, fd, vol, DRM_IOCTL_SIMGPU_WAIT_BO, &w);
 }
 
+/* A perfmon id: the ids of a file are small, so mostly one that may exist */
+static uint32_t perfmon_id(struct thr *t)
+{
+	return chance(t, 90) ? rn(t, 8) : fuzz_u32(t);
+}
+
 /* A queue of the file, created now if it has none */
 static uint32_t valid_queue(struct thr *t, struct fctx *c, int fd, bool vol)
 {
@@ -815,14 +839,31 @@ static void op_submit(struct thr *t)
 	for (i = 0; i < n; i++) {
 		struct drm_simgpu_cmd *cmd = &cmds[i];
 
-		unsigned int kind = rn(t, 10);
+		unsigned int kind = rn(t, 12);
 
 		if (kind < 5 && tbl_get(t, &c->tbl[T_BO], &it, false)) {
 			cmd->op = DRM_SIMGPU_CMD_WRITE;
 			cmd->handle = it.a;
 			cmd->offset = rn(t, it.size / 4) * 4;
 			cmd->value = (uint32_t)rnd(t);
-		} else if (kind < 9) {
+		} else if (kind == 10 && tbl_get(t, &c->tbl[T_BO], &it, false) &&
+			   it.size >= 64) {
+			cmd->op = DRM_SIMGPU_CMD_SAMPLE;
+			cmd->handle = it.a;
+			cmd->offset = rn(t, it.size / 64) * 64;
+			cmd->value = (uint32_t)rnd(t);
+		} else if (kind == 11 && tbl_get(t, &c->tbl[T_BO], &it, false) &&
+			   it.size >= 8) {
+			/* From the first half to the second, at most 4 KiB */
+			uint64_t half = it.size / 2 / 4 * 4;
+			uint32_t bytes = 4 + 4 * rn(t, (half < 4096 ? half : 4096) / 4);
+
+			cmd->op = DRM_SIMGPU_CMD_COPY;
+			cmd->handle = it.a;
+			cmd->offset = half + rn(t, (half - bytes) / 4 + 1) * 4;
+			cmd->value = DRM_SIMGPU_COPY_VALUE(rn(t, (half - bytes) / 4 + 1) * 4,
+							   bytes);
+		} else if (kind < 9 || kind >= 10) {
 			cmd->op = DRM_SIMGPU_CMD_BUSY;
 			cmd->value = rn(t, 50000);
 		} else {
@@ -846,6 +887,11 @@ static void op_submit(struct thr *t)
 	s.in_syncs = (uintptr_t)syncs;
 	if (chance(t, 60) && tbl_get(t, &c->tbl[T_SYNCOBJ], &it, false))
 		s.out_sync = it.a;
+	/* A perfmon that may not exist: not a job that must be accepted */
+	if (chance(t, 15)) {
+		s.perfmon_id = perfmon_id(t);
+		mutated = true;
+	}
 
 	if (chance(t, 50)) {
 		struct drm_simgpu_cmd *cmd = &cmds[rn(t, n)];
@@ -1340,6 +1386,80 @@ static void op_munmap(struct thr *t)
 	}
 }
 
+/* --- perfmons --------------------------------------------------------------- */
+
+/* Up to five counter ids, mostly valid and distinct */
+static void op_perfmon_create(struct thr *t)
+{
+	struct fctx *c = pick_ctx(t);
+	uint32_t ids[5];
+	struct drm_simgpu_perfmon_create pc = {
+		.counters = (uintptr_t)ids,
+		.num_counters = chance(t, 80) ? 1 + rn(t, 4) : fuzz_u32(t),
+	};
+	unsigned int i;
+	bool vol;
+	int fd = pick_fd(t, c, &vol);
+
+	for (i = 0; i < ARRAY_SIZE(ids); i++)
+		ids[i] = chance(t, 95) ? (i + rn(t, 2)) % 8 : fuzz_u32(t);
+	if (chance(t, 5))
+		pc.counters = bad_ptr(t);
+	pc.id = fuzz_u32(t);	/* out: ignored */
+	fz_ioctl(t, OP_PERFMON_CREATE, fd, vol,
+		 DRM_IOCTL_SIMGPU_PERFMON_CREATE, &pc);
+}
+
+static void op_perfmon_destroy(struct thr *t)
+{
+	struct fctx *c = pick_ctx(t);
+	struct drm_simgpu_perfmon_destroy pd = {
+		.id = perfmon_id(t),
+		.pad = fuzz_mbz(t),
+	};
+	bool vol;
+	int fd = pick_fd(t, c, &vol);
+
+	fz_ioctl(t, OP_PERFMON_DESTROY, fd, vol,
+		 DRM_IOCTL_SIMGPU_PERFMON_DESTROY, &pd);
+}
+
+static void op_perfmon_get_values(struct thr *t)
+{
+	struct fctx *c = pick_ctx(t);
+	uint64_t values[8];
+	struct drm_simgpu_perfmon_get_values gv = {
+		.id = perfmon_id(t),
+		.flags = chance(t, 50) ? DRM_SIMGPU_PERFMON_WAIT : fuzz_mbz(t),
+		.values = chance(t, 95) ? (uintptr_t)values : bad_ptr(t),
+		.num_values = chance(t, 90) ? 1 + rn(t, 4) : fuzz_u32(t),
+		.pad = fuzz_mbz(t),
+	};
+	bool vol;
+	int fd = pick_fd(t, c, &vol);
+
+	if (gv.flags & DRM_SIMGPU_PERFMON_WAIT || chance(t, 10))
+		gv.timeout_ns = fuzz_timeout(t);
+	fz_ioctl(t, OP_PERFMON_GET_VALUES, fd, vol,
+		 DRM_IOCTL_SIMGPU_PERFMON_GET_VALUES, &gv);
+}
+
+static void op_perfmon_set_global(struct thr *t)
+{
+	struct fctx *c = pick_ctx(t);
+	struct drm_simgpu_perfmon_set_global sg = {
+		.flags = chance(t, 50) ? DRM_SIMGPU_PERFMON_CLEAR_GLOBAL :
+					 fuzz_mbz(t),
+	};
+	bool vol;
+	int fd = pick_fd(t, c, &vol);
+
+	if (!(sg.flags & DRM_SIMGPU_PERFMON_CLEAR_GLOBAL) || chance(t, 10))
+		sg.id = perfmon_id(t);
+	fz_ioctl(t, OP_PERFMON_SET_GLOBAL, fd, vol,
+		 DRM_IOCTL_SIMGPU_PERFMON_SET_GLOBAL, &sg);
+}
+
 /* --- raw ioctl numbers ------------------------------------------------------ */
 
 static void op_raw(struct thr *t)
@@ -1395,6 +1515,10 @@ static void (* const op_fn[NUM_OPS])(struct thr *t) = {
 	[OP_SYNCOBJ_QUERY] = op_syncobj_query,
 	[OP_SYNCOBJ_TRANSFER] = op_syncobj_transfer,
 	[OP_SYNCOBJ_EVENTFD] = op_syncobj_eventfd,
+	[OP_PERFMON_CREATE] = op_perfmon_create,
+	[OP_PERFMON_DESTROY] = op_perfmon_destroy,
+	[OP_PERFMON_GET_VALUES] = op_perfmon_get_values,
+	[OP_PERFMON_SET_GLOBAL] = op_perfmon_set_global,
 	[OP_MMAP] = op_mmap,
 	[OP_MUNMAP] = op_munmap,
 	[OP_RAW] = op_raw,
