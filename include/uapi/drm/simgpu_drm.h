@@ -519,10 +519,17 @@ struct drm_simgpu_cmd {
 	/** @op: one of &enum drm_simgpu_cmd_op. */
 	__u32 op;
 
-	/** @handle: GEM handle for %DRM_SIMGPU_CMD_WRITE, else MBZ. */
+	/**
+	 * @handle: GEM handle for %DRM_SIMGPU_CMD_WRITE,
+	 * %DRM_SIMGPU_CMD_COPY and %DRM_SIMGPU_CMD_SAMPLE, else MBZ.
+	 */
 	__u32 handle;
 
-	/** @offset: byte offset for %DRM_SIMGPU_CMD_WRITE, else MBZ. */
+	/**
+	 * @offset: byte offset for %DRM_SIMGPU_CMD_WRITE,
+	 * %DRM_SIMGPU_CMD_COPY (the destination) and %DRM_SIMGPU_CMD_SAMPLE,
+	 * else MBZ.
+	 */
 	__u64 offset;
 
 	/** @value: duration or value, see &enum drm_simgpu_cmd_op. */

@@ -19,6 +19,7 @@
 #include "simgpu_engine.h"
 #include "simgpu_gem.h"
 #include "simgpu_job.h"
+#include "simgpu_perfmon.h"
 #include "simgpu_pmu.h"
 #include "simgpu_queue.h"
 
@@ -77,6 +78,7 @@ static int simgpu_open(struct drm_device *drm, struct drm_file *file)
 	}
 	sfile->sdev = to_simgpu_device(drm);
 	xa_init_flags(&sfile->queues, XA_FLAGS_ALLOC1);
+	simgpu_perfmon_init_file(sfile);
 	file->driver_priv = sfile;
 
 	return 0;
@@ -87,6 +89,7 @@ static void simgpu_postclose(struct drm_device *drm, struct drm_file *file)
 	struct simgpu_file *sfile = to_simgpu_file(file);
 
 	simgpu_queues_fini(sfile);
+	simgpu_perfmon_fini_file(sfile);
 	simgpu_client_usage_put(sfile->usage);
 	kfree(sfile);
 }
@@ -106,6 +109,14 @@ static const struct drm_ioctl_desc simgpu_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(SIMGPU_SUBMIT, simgpu_ioctl_submit, DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(SIMGPU_WAIT_BO, simgpu_ioctl_wait_bo,
 			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(SIMGPU_PERFMON_CREATE, simgpu_ioctl_perfmon_create,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(SIMGPU_PERFMON_DESTROY, simgpu_ioctl_perfmon_destroy,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(SIMGPU_PERFMON_GET_VALUES,
+			  simgpu_ioctl_perfmon_get_values, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(SIMGPU_PERFMON_SET_GLOBAL,
+			  simgpu_ioctl_perfmon_set_global, DRM_RENDER_ALLOW),
 };
 
 static const struct file_operations simgpu_fops = {
@@ -195,6 +206,9 @@ struct simgpu_device *simgpu_device_create(struct device *parent,
 	if (ret)
 		return ERR_PTR(ret);
 	ret = simgpu_gem_init(sdev);
+	if (ret)
+		return ERR_PTR(ret);
+	ret = simgpu_perfmon_init_device(sdev);
 	if (ret)
 		return ERR_PTR(ret);
 	ret = simgpu_engines_init(sdev);

@@ -25,13 +25,16 @@
 #define DRIVER_MINOR	0
 
 /*
- * Longest job: END plus as many WRITE32 commands (4 words each) as fit in
- * SIMGPU_BATCH_MAX_WORDS.
+ * The most commands of one job, &drm_simgpu_query_config.max_cmds. The
+ * longest batch is as many COPYs split in three (6 words each) plus the
+ * kernel's SAMPLE (4 words) and END: it fits in SIMGPU_BATCH_MAX_WORDS, see
+ * SIMGPU_JOB_MAX_WORDS.
  */
-#define SIMGPU_MAX_CMDS		((SIMGPU_BATCH_MAX_WORDS - 1) / 4)
+#define SIMGPU_MAX_CMDS		255
 
 struct platform_device;
 struct simgpu_engine;
+struct simgpu_perfmon;
 
 /**
  * struct simgpu_device - the driver's view of one simulated GPU
@@ -64,6 +67,13 @@ struct simgpu_engine;
  * @shrinker: purges the idle buffers of @purge_list under memory pressure
  * @job_timeout_ms: how long a job may run without progress before its
  *	engine is reset
+ * @perfmon_lock: protects @global_perfmon; serialises setting it against
+ *	the submits' check of it and of @perfmon_jobs
+ * @global_perfmon: the device-wide perfmon, referenced, or NULL;
+ *	protected by @perfmon_lock (written with WRITE_ONCE() for the
+ *	submit's lockless peek)
+ * @perfmon_jobs: jobs with a per-job perfmon from the submit's check
+ *	under @perfmon_lock until they retire
  */
 struct simgpu_device {
 	struct drm_device drm;
@@ -89,6 +99,10 @@ struct simgpu_device {
 	struct shrinker *shrinker;
 
 	unsigned int job_timeout_ms;
+
+	struct mutex perfmon_lock;	/* @global_perfmon */
+	struct simgpu_perfmon *global_perfmon;	/* protected by @perfmon_lock */
+	atomic_t perfmon_jobs;
 };
 
 /**
@@ -97,11 +111,14 @@ struct simgpu_device {
  * @usage: the engine time of the client's contexts, shared with them
  * @queues: the client's &struct simgpu_queue by id; the xarray's lock
  *	serialises lookups against removal
+ * @perfmons: the client's &struct simgpu_perfmon by id, each referenced;
+ *	the xarray's lock serialises lookups against removal
  */
 struct simgpu_file {
 	struct simgpu_device *sdev;
 	struct simgpu_client_usage *usage;
 	struct xarray queues;
+	struct xarray perfmons;
 };
 
 static inline struct simgpu_device *to_simgpu_device(struct drm_device *drm)

@@ -18,6 +18,7 @@
 #include "simgpu_engine.h"
 #include "simgpu_fence.h"
 #include "simgpu_job.h"
+#include "simgpu_perfmon.h"
 #include "simgpu_queue.h"
 #include "simgpu_trace.h"
 
@@ -103,8 +104,10 @@ static void engine_collect(struct simgpu_engine *eng, struct list_head *done)
  * @eng: their engine
  * @done: jobs taken off @eng's in-flight list, emptied
  *
- * Folds each job's context time into its client's usage and signals the
- * job's hardware fence. Called without @eng->lock held.
+ * Folds each job's context time into its client's usage, hands its
+ * counts to its perfmon and signals the job's hardware fence. Called
+ * without @eng->lock held, from hard interrupt context or the timeout
+ * handler.
  */
 VISIBLE_IF_KUNIT void simgpu_engine_signal(struct simgpu_engine *eng,
 					   struct list_head *done)
@@ -119,6 +122,10 @@ VISIBLE_IF_KUNIT void simgpu_engine_signal(struct simgpu_engine *eng,
 			simgpu_ctx_abort(eng->sdev, job->queue->ctx, job->seqno);
 		else
 			simgpu_ctx_fold(eng->sdev, job->queue->ctx);
+		/* Before the fence: the job can be freed once it signalled */
+		if (job->perfmon)
+			simgpu_perfmon_job_retire(job, !job->aborted &&
+						  !job->hw_fence->base.error);
 		trace_simgpu_job_complete(job, job->hw_fence->base.error);
 		/* The job can be freed as soon as its fence signalled */
 		dma_fence_signal(&job->hw_fence->base);
@@ -270,6 +277,7 @@ static struct dma_fence *simgpu_run_job(struct drm_sched_job *sched_job)
 	struct dma_fence *finished = &sched_job->s_fence->finished;
 	u64 ctx_addr, batch_addr;
 	unsigned long flags;
+	u32 perfcfg;
 
 	/* Cancelled by the scheduler, or the queue was banned meanwhile */
 	if (unlikely(finished->error))
@@ -290,6 +298,12 @@ static struct dma_fence *simgpu_run_job(struct drm_sched_job *sched_job)
 	    atomic_xchg(&eng->halt_next, 0))
 		job->batch[0] = cpu_to_le32(ENGINE_HALT_OPCODE);
 
+	/*
+	 * Every job starts with its own slots zeroed: all off without a
+	 * perfmon, so that a job never sees another's configuration
+	 */
+	perfcfg = SIMGPU_PERFCFG_LOAD | (job->perfmon ? job->perfmon->cfg : 0);
+
 	spin_lock_irqsave(&eng->lock, flags);
 	if (trace_simgpu_ctx_switch_enabled() && list_empty(&eng->inflight))
 		engine_trace_switch(eng, queue->ctx->id);
@@ -299,6 +313,7 @@ static struct dma_fence *simgpu_run_job(struct drm_sched_job *sched_job)
 	engine_write(eng, RING_SUBMIT_BATCH_LO, lower_32_bits(batch_addr));
 	engine_write(eng, RING_SUBMIT_BATCH_HI, upper_32_bits(batch_addr));
 	engine_write(eng, RING_SUBMIT_SEQNO, job->seqno);
+	engine_write(eng, RING_SUBMIT_PERFCFG, perfcfg);
 	engine_write(eng, RING_SUBMIT, 1);
 	trace_simgpu_job_run(job);
 	spin_unlock_irqrestore(&eng->lock, flags);

@@ -19,19 +19,86 @@
  * SIMGPU_HW_ENGINE_ID(class, instance). Blocks of absent engines read 0.
  *
  * The driver queues work on an engine by writing a descriptor (context image
- * address, batch address, seqno) into the RING_SUBMIT_* registers and 1 to
- * RING_SUBMIT. Descriptors wait in a FIFO of RING_SUBMIT_FIFO_DEPTH entries
- * (RING_SUBMIT_FREE is the number of free slots) and run in order. A batch
- * is a stream of SIMGPU_CMD_* words: BUSY keeps the engine busy for a number
- * of nanoseconds, IDLE switches the context out for a number of nanoseconds
- * (the engine idles with RING_STATUS_IDLE_WAIT set, descriptors behind it
- * wait) and back in, HANG never completes, WRITE32 stores a value at a
- * physical address and END completes the batch: the engine writes the seqno into
+ * address, batch address, seqno, performance counter configuration) into the
+ * RING_SUBMIT_* registers and 1 to RING_SUBMIT. Descriptors wait in a FIFO of
+ * RING_SUBMIT_FIFO_DEPTH entries (RING_SUBMIT_FREE is the number of free
+ * slots) and run in order. A batch is a stream of at most
+ * SIMGPU_BATCH_MAX_WORDS SIMGPU_CMD_* words: BUSY keeps the engine busy for a
+ * number of nanoseconds, IDLE switches the context out for a number of
+ * nanoseconds (the engine idles with RING_STATUS_IDLE_WAIT set, descriptors
+ * behind it wait) and back in, HANG never completes, WRITE32 stores a value
+ * at a physical address, COPY copies up to SIMGPU_COPY_MAX_BYTES between two
+ * buffers in one nanosecond per byte (the context resident; the bytes move
+ * when it completes), SAMPLE writes a report of the performance counters
+ * (below) and END completes the batch: the engine writes the seqno into
  * CTX_IMG_SEQNO of the context image and raises RING_IRQ_COMPLETE. Malformed
- * batches halt the engine with RING_STATUS_ERROR, see simgpu_regs.h.
- * RING_RESET aborts the running batch without writing its seqno, switches
- * its context out, raises RING_IRQ_RESET_DONE and goes on with the next
- * descriptor.
+ * batches, bad COPY or SAMPLE operands and a bad counter configuration halt
+ * the engine with RING_STATUS_ERROR, see simgpu_regs.h. RING_RESET aborts the
+ * running batch without writing its seqno (an unfinished COPY moves
+ * nothing), switches its context out, raises RING_IRQ_RESET_DONE and goes on
+ * with the next descriptor.
+ *
+ * Each engine has a counter unit: SIMGPU_PERF_NUM_SLOTS 64-bit slots, each
+ * counting one of SIMGPU_PERF_NUM_SIGNALS signals of the work of the
+ * resident context. The configuration and the slots are context state kept
+ * in the context image, so each context counts its own work only; a
+ * descriptor with SIMGPU_PERFCFG_LOAD loads a configuration and zeroes the
+ * slots when its batch starts. SAMPLE writes a SIMGPU_REPORT_SIZE report of
+ * the slots, the timestamps and a per-context sequence number at the point
+ * of the stream where the engine reaches it. See "simgpu performance
+ * counters" for the exact rules.
+ */
+
+/**
+ * DOC: simgpu performance counters
+ *
+ * The signals are SIMGPU_SIG_*, counted for the resident context only:
+ *
+ * - busy-ticks: reference clock ticks while the context is resident,
+ *   exactly what its RING_CTX_TIMESTAMP advances by (so BUSY and COPY
+ *   count, the time switched out in an IDLE does not);
+ * - commands: every command but END, +1 when the engine begins it (a
+ *   command with bad operands halts and is not counted);
+ * - batches: +1 when a batch starts, after its configuration is loaded;
+ * - bytes-written: +4 per WRITE32, +n per COPY of n bytes (reports are not
+ *   counted);
+ * - bytes-read: +n per COPY of n bytes;
+ * - context-switches: +1 per switch-in, when a batch starts on an engine
+ *   the context was not resident on, and at the end of an IDLE;
+ * - copies: +1 per COPY; with bytes-read and bytes-written, counted when
+ *   the COPY completes and its bytes move;
+ * - samples: +1 per SAMPLE, after its report is written.
+ *
+ * A configuration (RING_SUBMIT_PERFCFG bits 15:0, CTX_IMG_PERF_CFG) has a
+ * nibble per slot: 0 off, s + 1 for signal s. An off slot reads 0 and
+ * counts nothing. When a batch starts, the engine first switches its
+ * context in if it is not resident (loading CTX_IMG_PERF_CFG, the
+ * CTX_IMG_PERF_SLOT_LO/HI() values and CTX_IMG_SAMPLE_SEQ); then, if the
+ * descriptor has SIMGPU_PERFCFG_LOAD, it loads the descriptor's
+ * configuration and zeroes the four slots, or halts with RING_STATUS_ERROR
+ * and RING_IRQ_ERROR for a nibble above SIMGPU_PERF_NUM_SIGNALS or two
+ * slots counting the same signal (the context keeps its configuration and
+ * slots then); then it counts batches and, if it switched in, a
+ * context-switch. Without SIMGPU_PERFCFG_LOAD the counts continue from the
+ * image. Configurations loaded from an image are not checked: a nibble
+ * above SIMGPU_PERF_NUM_SIGNALS counts nothing. Switch-out stores the
+ * configuration, the slots and the sequence number back, before TIMESTAMP;
+ * while the context is resident they are stale in the image.
+ *
+ * SAMPLE (opcode word SIMGPU_CMD_SAMPLE, optionally with
+ * SIMGPU_SAMPLE_NO_SEQ) takes no time. When the engine reaches it, it
+ * increments the context's sample sequence number (a 32-bit count that
+ * wraps, kept in CTX_IMG_SAMPLE_SEQ) unless SIMGPU_SAMPLE_NO_SEQ is set,
+ * then writes the little endian report at the address, which must be
+ * SIMGPU_REPORT_SIZE aligned: SIMGPU_REPORT_SEQ the new sequence number (0
+ * with SIMGPU_SAMPLE_NO_SEQ), SIMGPU_REPORT_TAG the command's tag,
+ * SIMGPU_REPORT_TIMESTAMP the 64-bit RING_TIMESTAMP and
+ * SIMGPU_REPORT_CTX_TIMESTAMP the RING_CTX_TIMESTAMP of that instant,
+ * SIMGPU_REPORT_ENGINE class << 16 | instance, SIMGPU_REPORT_SLOT(i) the
+ * four 64-bit slots, and 8 bytes of zeros; only then does it count the
+ * SAMPLE (commands and samples), so a report never counts itself. A SAMPLE
+ * between two BUSY commands thus shows the first counted and not the
+ * second.
  */
 
 /**
@@ -121,6 +188,7 @@
 #include <linux/mm.h>
 #include <linux/overflow.h>
 #include <linux/printk.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/timekeeping.h>
@@ -128,6 +196,9 @@
 #include "simgpu_hw.h"
 
 #define SIMGPU_NEVER		U64_MAX
+
+/* The slot configuration bits of RING_SUBMIT_PERFCFG and CTX_IMG_PERF_CFG */
+#define SIMGPU_PERFCFG_CFG	GENMASK(15, 0)
 
 /* Delay before the interrupt handler is called again for pending reasons */
 #define SIMGPU_IRQ_RETRY_NS	(100 * NSEC_PER_USEC)
@@ -141,6 +212,7 @@ struct simgpu_desc {
 	u64 ctx;
 	u64 batch;
 	u32 seqno;
+	u32 perfcfg;
 };
 
 struct simgpu_hw_engine {
@@ -167,6 +239,7 @@ struct simgpu_hw_engine {
 	u64 port_ctx;
 	u64 port_batch;
 	u32 port_seqno;
+	u32 port_perfcfg;
 
 	/* Submit FIFO, fifo[fifo_head] is the oldest of fifo_count entries */
 	struct simgpu_desc fifo[RING_SUBMIT_FIFO_DEPTH];
@@ -182,6 +255,10 @@ struct simgpu_hw_engine {
 	u64 wait_until;
 	/* RING_STATUS_HUNG | RING_STATUS_ERROR */
 	u32 halt;
+	/* The COPY in progress, moved when it completes; copy_len 0 if none */
+	u64 copy_src;
+	u64 copy_dst;
+	u32 copy_len;
 
 	/* Resident context, ctx_img NULL if none */
 	__le32 *ctx_img;
@@ -201,6 +278,16 @@ struct simgpu_hw_engine {
 	/* RING_SAMPLE_TS, RING_SAMPLE_BUSY */
 	u64 sample_ts;
 	u64 sample_busy;
+
+	/*
+	 * Performance counters of the resident context, loaded from its image
+	 * on switch-in and stored back on switch-out. A slot counting
+	 * SIMGPU_SIG_BUSY_TICKS holds its value minus the context's ticks
+	 * since switch-in, see simgpu_hw_perf_slot().
+	 */
+	u32 perf_cfg;
+	u64 perf_slot[SIMGPU_PERF_NUM_SLOTS];
+	u32 sample_seq;
 
 	/* RING_IRQ_REASON */
 	u32 irq_reason;
@@ -267,12 +354,22 @@ static void simgpu_hw_engine_raise(struct simgpu_hw_engine *e, u32 reason)
 	e->irq_new = true;
 }
 
+/*
+ * Reference clock ticks of the resident context from its switch-in to
+ * virtual time @t: what RING_CTX_TIMESTAMP, RING_BUSY_TICKS and the
+ * SIMGPU_SIG_BUSY_TICKS slots have advanced by since then.
+ */
+static u64 simgpu_hw_engine_ctx_ticks(struct simgpu_hw_engine *e, u64 t)
+{
+	return simgpu_hw_ticks(e->hw, t) - e->ctx_ts_tick;
+}
+
 /* RING_CTX_TIMESTAMP at virtual time @t */
 static u32 simgpu_hw_engine_ctx_ts(struct simgpu_hw_engine *e, u64 t)
 {
 	if (!e->ctx_img)
 		return e->ctx_ts;
-	return e->ctx_ts + (u32)(simgpu_hw_ticks(e->hw, t) - e->ctx_ts_tick);
+	return e->ctx_ts + (u32)simgpu_hw_engine_ctx_ticks(e, t);
 }
 
 /* RING_BUSY_TICKS at virtual time @t */
@@ -280,7 +377,74 @@ static u64 simgpu_hw_engine_busy_ticks(struct simgpu_hw_engine *e, u64 t)
 {
 	if (!e->ctx_img)
 		return e->busy_ticks;
-	return e->busy_ticks + simgpu_hw_ticks(e->hw, t) - e->ctx_ts_tick;
+	return e->busy_ticks + simgpu_hw_engine_ctx_ticks(e, t);
+}
+
+/* The nibble of slot @i in a slot configuration: 0 off, s + 1 signal s */
+static u32 simgpu_perfcfg_nibble(u32 cfg, unsigned int i)
+{
+	return (cfg & SIMGPU_PERFCFG_SLOT_MASK(i)) >> SIMGPU_PERFCFG_SLOT_SHIFT(i);
+}
+
+/* A configuration the engine can load: no nibble too big, no duplicate */
+static bool simgpu_perfcfg_valid(u32 cfg)
+{
+	unsigned int i, j, n;
+
+	for (i = 0; i < SIMGPU_PERF_NUM_SLOTS; i++) {
+		n = simgpu_perfcfg_nibble(cfg, i);
+		if (n > SIMGPU_PERF_NUM_SIGNALS)
+			return false;
+		for (j = 0; n && j < i; j++)
+			if (simgpu_perfcfg_nibble(cfg, j) == n)
+				return false;
+	}
+	return true;
+}
+
+/*
+ * Slot @i of the resident context at virtual time @t; 0 for a slot that is
+ * off (or, restored from an image, counts no signal)
+ */
+static u64 simgpu_hw_perf_slot(struct simgpu_hw_engine *e, unsigned int i,
+			       u64 t)
+{
+	u32 n = simgpu_perfcfg_nibble(e->perf_cfg, i);
+
+	if (!n || n > SIMGPU_PERF_NUM_SIGNALS)
+		return 0;
+	if (n == SIMGPU_SIG_BUSY_TICKS + 1)
+		return e->perf_slot[i] + simgpu_hw_engine_ctx_ticks(e, t);
+	return e->perf_slot[i];
+}
+
+/* Set slot @i of the resident context to @val at virtual time @t */
+static void simgpu_hw_perf_set_slot(struct simgpu_hw_engine *e,
+				    unsigned int i, u64 val, u64 t)
+{
+	if (simgpu_perfcfg_nibble(e->perf_cfg, i) == SIMGPU_SIG_BUSY_TICKS + 1)
+		val -= simgpu_hw_engine_ctx_ticks(e, t);
+	e->perf_slot[i] = val;
+}
+
+/* Signal @sig of the resident context happened @n times */
+static void simgpu_hw_perf_count(struct simgpu_hw_engine *e, u32 sig, u64 n)
+{
+	unsigned int i;
+
+	for (i = 0; i < SIMGPU_PERF_NUM_SLOTS; i++)
+		if (simgpu_perfcfg_nibble(e->perf_cfg, i) == sig + 1)
+			e->perf_slot[i] += n;
+}
+
+/* Load slot configuration @cfg into the resident context, slots at 0 */
+static void simgpu_hw_perf_load(struct simgpu_hw_engine *e, u32 cfg, u64 t)
+{
+	unsigned int i;
+
+	e->perf_cfg = cfg;
+	for (i = 0; i < SIMGPU_PERF_NUM_SLOTS; i++)
+		simgpu_hw_perf_set_slot(e, i, 0, t);
 }
 
 /*
@@ -291,10 +455,21 @@ static u64 simgpu_hw_engine_busy_ticks(struct simgpu_hw_engine *e, u64 t)
 static void simgpu_hw_engine_switch_in(struct simgpu_hw_engine *e,
 				       __le32 *img, u64 t)
 {
+	unsigned int i;
+
 	e->ctx_img = img;
 	e->ctx_id = simgpu_img_read(img, CTX_IMG_ID);
 	e->ctx_ts = simgpu_img_read(img, CTX_IMG_TIMESTAMP);
 	e->ctx_ts_tick = simgpu_hw_ticks(e->hw, t);
+
+	/* Not checked: nibbles above SIMGPU_PERF_NUM_SIGNALS count nothing */
+	e->perf_cfg = simgpu_img_read(img, CTX_IMG_PERF_CFG) & SIMGPU_PERFCFG_CFG;
+	for (i = 0; i < SIMGPU_PERF_NUM_SLOTS; i++)
+		simgpu_hw_perf_set_slot(e, i,
+					simgpu_img_read(img, CTX_IMG_PERF_SLOT_LO(i)) |
+					(u64)simgpu_img_read(img, CTX_IMG_PERF_SLOT_HI(i)) << 32,
+					t);
+	e->sample_seq = simgpu_img_read(img, CTX_IMG_SAMPLE_SEQ);
 
 	simgpu_img_write(img, CTX_IMG_STATUS, CTX_IMG_STATUS_RESIDENT |
 			 (u32)e->id << CTX_IMG_STATUS_ENGINE_SHIFT);
@@ -306,8 +481,19 @@ static void simgpu_hw_engine_switch_in(struct simgpu_hw_engine *e,
 static void simgpu_hw_engine_switch_out(struct simgpu_hw_engine *e, u64 t)
 {
 	__le32 *img = e->ctx_img;
+	unsigned int i;
+	u64 slot;
 
-	e->busy_ticks += simgpu_hw_ticks(e->hw, t) - e->ctx_ts_tick;
+	/* Counters first: the busy-ticks slots need ctx_ts_tick */
+	simgpu_img_write(img, CTX_IMG_PERF_CFG, e->perf_cfg);
+	for (i = 0; i < SIMGPU_PERF_NUM_SLOTS; i++) {
+		slot = simgpu_hw_perf_slot(e, i, t);
+		simgpu_img_write(img, CTX_IMG_PERF_SLOT_LO(i), lower_32_bits(slot));
+		simgpu_img_write(img, CTX_IMG_PERF_SLOT_HI(i), upper_32_bits(slot));
+	}
+	simgpu_img_write(img, CTX_IMG_SAMPLE_SEQ, e->sample_seq);
+
+	e->busy_ticks += simgpu_hw_engine_ctx_ticks(e, t);
 	e->ctx_ts = simgpu_hw_engine_ctx_ts(e, t);
 	e->ctx_ts_tick = simgpu_hw_ticks(e->hw, t);
 	e->ctx_img = NULL;
@@ -323,17 +509,29 @@ static void simgpu_hw_engine_switch_out(struct simgpu_hw_engine *e, u64 t)
 	simgpu_hw_engine_raise(e, RING_IRQ_CTX_SWITCH);
 }
 
+/* Stop executing the batch until RING_RESET */
+static void simgpu_hw_engine_halt(struct simgpu_hw_engine *e, u32 why)
+{
+	e->halt = why;
+	e->wait_until = SIMGPU_NEVER;
+	if (why & RING_STATUS_ERROR)
+		simgpu_hw_engine_raise(e, RING_IRQ_ERROR);
+}
+
 /*
  * Start the next descriptor of the FIFO at virtual time @t, switching
- * contexts as needed, or go idle.
+ * contexts as needed, then load its counter configuration if it asks to,
+ * or go idle.
  */
 static void simgpu_hw_engine_start_next(struct simgpu_hw_engine *e, u64 t)
 {
+	bool switched = false;
 	struct simgpu_desc *d;
 	__le32 *img;
 
 	e->running = false;
 	e->halt = 0;
+	e->copy_len = 0;
 
 	if (!e->fifo_count) {
 		if (e->ctx_img)
@@ -349,22 +547,26 @@ static void simgpu_hw_engine_start_next(struct simgpu_hw_engine *e, u64 t)
 	img = simgpu_hw_map(d->ctx, CTX_IMG_SIZE);
 	if (e->ctx_img && e->ctx_img != img)
 		simgpu_hw_engine_switch_out(e, t);
-	if (!e->ctx_img)
+	if (!e->ctx_img) {
 		simgpu_hw_engine_switch_in(e, img, t);
+		switched = true;
+	}
 
 	e->cur = *d;
 	e->running = true;
 	e->pc = 0;
 	e->wait_until = t;
-}
 
-/* Stop executing the batch until RING_RESET */
-static void simgpu_hw_engine_halt(struct simgpu_hw_engine *e, u32 why)
-{
-	e->halt = why;
-	e->wait_until = SIMGPU_NEVER;
-	if (why & RING_STATUS_ERROR)
-		simgpu_hw_engine_raise(e, RING_IRQ_ERROR);
+	if (e->cur.perfcfg & SIMGPU_PERFCFG_LOAD) {
+		if (!simgpu_perfcfg_valid(e->cur.perfcfg & SIMGPU_PERFCFG_CFG)) {
+			simgpu_hw_engine_halt(e, RING_STATUS_ERROR);
+			return;
+		}
+		simgpu_hw_perf_load(e, e->cur.perfcfg & SIMGPU_PERFCFG_CFG, t);
+	}
+	simgpu_hw_perf_count(e, SIMGPU_SIG_BATCHES, 1);
+	if (switched)
+		simgpu_hw_perf_count(e, SIMGPU_SIG_CTX_SWITCHES, 1);
 }
 
 /* Fetch @n command words at the program counter, NULL on a fault */
@@ -383,6 +585,81 @@ static u64 simgpu_cmd_u64(const __le32 *cmd, unsigned int i)
 }
 
 /*
+ * Begin COPY @cmd: check its operands and note what to move when it
+ * completes. False for bad operands.
+ */
+static bool simgpu_hw_engine_copy(struct simgpu_hw_engine *e,
+				  const __le32 *cmd)
+{
+	u64 src = simgpu_cmd_u64(cmd, 1), dst = simgpu_cmd_u64(cmd, 3);
+	u32 len = le32_to_cpu(READ_ONCE(cmd[5]));
+
+	if (!len || len > SIMGPU_COPY_MAX_BYTES || !IS_ALIGNED(len, 4))
+		return false;
+	/* A range may end at a 4 KiB boundary, not cross it */
+	if ((src & (SZ_4K - 1)) + len > SZ_4K ||
+	    (dst & (SZ_4K - 1)) + len > SZ_4K)
+		return false;
+	if (src < dst + len && dst < src + len)
+		return false;
+	if (!simgpu_hw_map(src, len) || !simgpu_hw_map(dst, len))
+		return false;
+
+	e->copy_src = src;
+	e->copy_dst = dst;
+	e->copy_len = len;
+	return true;
+}
+
+/* The engine id of a report: class << 16 | instance */
+static u32 simgpu_hw_engine_report_id(struct simgpu_hw_engine *e)
+{
+	return (u32)(e->id / SIMGPU_MAX_INSTANCES) << 16 |
+	       e->id % SIMGPU_MAX_INSTANCES;
+}
+
+/*
+ * SAMPLE @cmd at virtual time @t: count the sequence number if @seq and
+ * write the report. False for a bad address, nothing changed then.
+ */
+static bool simgpu_hw_engine_report(struct simgpu_hw_engine *e,
+				    const __le32 *cmd, bool seq, u64 t)
+{
+	u64 addr = simgpu_cmd_u64(cmd, 1), ts, slot;
+	__le32 *rep;
+	unsigned int i;
+
+	if (!IS_ALIGNED(addr, SIMGPU_REPORT_SIZE))
+		return false;
+	rep = simgpu_hw_map(addr, SIMGPU_REPORT_SIZE);
+	if (!rep)
+		return false;
+
+	if (seq)
+		e->sample_seq++;
+	ts = e->hw->cfg.ts_offset + simgpu_hw_ticks(e->hw, t);
+
+	simgpu_img_write(rep, SIMGPU_REPORT_SEQ, seq ? e->sample_seq : 0);
+	simgpu_img_write(rep, SIMGPU_REPORT_TAG, le32_to_cpu(READ_ONCE(cmd[3])));
+	simgpu_img_write(rep, SIMGPU_REPORT_TIMESTAMP, lower_32_bits(ts));
+	simgpu_img_write(rep, SIMGPU_REPORT_TIMESTAMP + 4, upper_32_bits(ts));
+	simgpu_img_write(rep, SIMGPU_REPORT_CTX_TIMESTAMP,
+			 simgpu_hw_engine_ctx_ts(e, t));
+	simgpu_img_write(rep, SIMGPU_REPORT_ENGINE,
+			 simgpu_hw_engine_report_id(e));
+	for (i = 0; i < SIMGPU_PERF_NUM_SLOTS; i++) {
+		slot = simgpu_hw_perf_slot(e, i, t);
+		simgpu_img_write(rep, SIMGPU_REPORT_SLOT(i), lower_32_bits(slot));
+		simgpu_img_write(rep, SIMGPU_REPORT_SLOT(i) + 4,
+				 upper_32_bits(slot));
+	}
+	for (i = SIMGPU_REPORT_SLOT(SIMGPU_PERF_NUM_SLOTS); i < SIMGPU_REPORT_SIZE;
+	     i += 4)
+		simgpu_img_write(rep, i, 0);
+	return true;
+}
+
+/*
  * Execute commands of the running batch at virtual time e->wait_until,
  * until one makes the engine wait, halts it or the batch ends.
  */
@@ -394,9 +671,21 @@ static void simgpu_hw_engine_exec(struct simgpu_hw_engine *e)
 	u32 op;
 
 	/* The end of an IDLE: the context comes back (checked at submission) */
-	if (!e->ctx_img)
+	if (!e->ctx_img) {
 		simgpu_hw_engine_switch_in(e, simgpu_hw_map(e->cur.ctx,
 							    CTX_IMG_SIZE), t);
+		simgpu_hw_perf_count(e, SIMGPU_SIG_CTX_SWITCHES, 1);
+	}
+
+	/* The end of a COPY: the bytes move (checked when it began) */
+	if (e->copy_len) {
+		memcpy(simgpu_hw_map(e->copy_dst, e->copy_len),
+		       simgpu_hw_map(e->copy_src, e->copy_len), e->copy_len);
+		simgpu_hw_perf_count(e, SIMGPU_SIG_COPIES, 1);
+		simgpu_hw_perf_count(e, SIMGPU_SIG_BYTES_READ, e->copy_len);
+		simgpu_hw_perf_count(e, SIMGPU_SIG_BYTES_WRITTEN, e->copy_len);
+		e->copy_len = 0;
+	}
 
 	for (;;) {
 		cmd = simgpu_hw_engine_fetch(e, 1);
@@ -418,6 +707,7 @@ static void simgpu_hw_engine_exec(struct simgpu_hw_engine *e)
 				goto fault;
 			arg = simgpu_cmd_u64(cmd, 1);
 			e->pc += 3;
+			simgpu_hw_perf_count(e, SIMGPU_SIG_COMMANDS, 1);
 			if (!arg)
 				break;
 			/* IDLE waits with the context out, BUSY with it in */
@@ -427,6 +717,7 @@ static void simgpu_hw_engine_exec(struct simgpu_hw_engine *e)
 				e->wait_until = SIMGPU_NEVER - 1;
 			return;
 		case SIMGPU_CMD_HANG:
+			simgpu_hw_perf_count(e, SIMGPU_SIG_COMMANDS, 1);
 			simgpu_hw_engine_halt(e, RING_STATUS_HUNG);
 			return;
 		case SIMGPU_CMD_WRITE32:
@@ -438,6 +729,29 @@ static void simgpu_hw_engine_exec(struct simgpu_hw_engine *e)
 				goto fault;
 			WRITE_ONCE(*dst, READ_ONCE(cmd[3]));
 			e->pc += 4;
+			simgpu_hw_perf_count(e, SIMGPU_SIG_COMMANDS, 1);
+			simgpu_hw_perf_count(e, SIMGPU_SIG_BYTES_WRITTEN,
+					     sizeof(u32));
+			break;
+		case SIMGPU_CMD_COPY:
+			cmd = simgpu_hw_engine_fetch(e, 6);
+			if (!cmd || !simgpu_hw_engine_copy(e, cmd))
+				goto fault;
+			e->pc += 6;
+			simgpu_hw_perf_count(e, SIMGPU_SIG_COMMANDS, 1);
+			e->wait_until = t + e->copy_len;
+			return;
+		case SIMGPU_CMD_SAMPLE:
+		case SIMGPU_CMD_SAMPLE | SIMGPU_SAMPLE_NO_SEQ:
+			cmd = simgpu_hw_engine_fetch(e, 4);
+			if (!cmd ||
+			    !simgpu_hw_engine_report(e, cmd,
+						     !(op & SIMGPU_SAMPLE_NO_SEQ),
+						     t))
+				goto fault;
+			e->pc += 4;
+			simgpu_hw_perf_count(e, SIMGPU_SIG_COMMANDS, 1);
+			simgpu_hw_perf_count(e, SIMGPU_SIG_SAMPLES, 1);
 			break;
 		default:
 			goto fault;
@@ -449,21 +763,31 @@ fault:
 }
 
 /*
- * Bring the engine to the current virtual time (e->now): process every
- * event scheduled at or before it, at its scheduled time.
+ * The current virtual time of engine @e, never before e->now. The clock is
+ * read under the engine's lock so that the engine's time never goes back.
  */
-static void simgpu_hw_engine_advance(struct simgpu_hw_engine *e)
+static u64 simgpu_hw_engine_clock(struct simgpu_hw_engine *e)
 {
 	struct simgpu_hw *hw = e->hw;
 	u64 clock;
 
 	lockdep_assert_held(&e->lock);
 
-	/* The clock is read under the lock so that time never goes back */
 	clock = simgpu_hw_clock(hw);
 	if (clock > hw->t0)
-		e->now = max(e->now, clock - hw->t0);
+		return max(e->now, clock - hw->t0);
+	return e->now;
+}
 
+/*
+ * Bring the engine to the current virtual time (e->now): process every
+ * event scheduled at or before it, at its scheduled time.
+ */
+static void simgpu_hw_engine_advance(struct simgpu_hw_engine *e)
+{
+	lockdep_assert_held(&e->lock);
+
+	e->now = simgpu_hw_engine_clock(e);
 	while (e->running && e->wait_until <= e->now)
 		simgpu_hw_engine_exec(e);
 }
@@ -480,13 +804,11 @@ static void simgpu_hw_engine_advance(struct simgpu_hw_engine *e)
 static void simgpu_hw_engine_sample(struct simgpu_hw_engine *e)
 {
 	struct simgpu_hw *hw = e->hw;
-	u64 clock, t = e->now;
+	u64 t;
 
 	lockdep_assert_held(&e->lock);
 
-	clock = simgpu_hw_clock(hw);
-	if (clock > hw->t0)
-		t = max(t, clock - hw->t0);
+	t = simgpu_hw_engine_clock(e);
 	if (e->running)
 		t = max(e->now, min(t, e->wait_until));
 	e->now = t;
@@ -621,6 +943,7 @@ static void simgpu_hw_engine_submit(struct simgpu_hw_engine *e)
 	d->ctx = e->port_ctx;
 	d->batch = e->port_batch;
 	d->seqno = e->port_seqno;
+	d->perfcfg = e->port_perfcfg;
 	e->fifo_count++;
 
 	/* An idle engine starts at the time of the submission */
@@ -678,6 +1001,8 @@ static u32 simgpu_hw_engine_read(struct simgpu_hw_engine *e, u32 reg)
 		return upper_32_bits(e->port_batch);
 	case RING_SUBMIT_SEQNO:
 		return e->port_seqno;
+	case RING_SUBMIT_PERFCFG:
+		return e->port_perfcfg;
 	case RING_SUBMIT_FREE:
 		return RING_SUBMIT_FIFO_DEPTH - e->fifo_count;
 	case RING_STATUS:
@@ -708,6 +1033,9 @@ static void simgpu_hw_engine_write(struct simgpu_hw_engine *e, u32 reg, u32 val)
 		break;
 	case RING_SUBMIT_SEQNO:
 		e->port_seqno = val;
+		break;
+	case RING_SUBMIT_PERFCFG:
+		e->port_perfcfg = val & (SIMGPU_PERFCFG_LOAD | SIMGPU_PERFCFG_CFG);
 		break;
 	case RING_SUBMIT:
 		if (val & 1)

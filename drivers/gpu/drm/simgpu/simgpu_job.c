@@ -23,6 +23,7 @@
 #include "simgpu_fence.h"
 #include "simgpu_gem.h"
 #include "simgpu_job.h"
+#include "simgpu_perfmon.h"
 #include "simgpu_queue.h"
 #include "simgpu_trace.h"
 
@@ -62,6 +63,7 @@ void simgpu_job_free(struct simgpu_job *job)
 	else
 		kfree(job->hw_fence);
 	kfree(job->batch);
+	simgpu_perfmon_job_fini(job);
 	if (job->queue)
 		simgpu_queue_put(job->queue);
 	kfree(job);
@@ -104,20 +106,156 @@ static void job_add_bo(struct simgpu_job *job, struct drm_gem_object *obj)
 	job->bos[job->num_bos++] = obj;
 }
 
+/* Hardware words of a COPY piece: opcode, src lo, hi, dst lo, hi, bytes */
+#define JOB_COPY_WORDS		6
+/* A user COPY becomes at most this many pieces, see copy_piece() */
+#define JOB_COPY_MAX_PIECES	3
+/* The kernel's SAMPLE at the end of a job with a perfmon */
+#define JOB_SAMPLE_WORDS	4
+/* The longest batch: every command a COPY split in three, SAMPLE, END */
+#define SIMGPU_JOB_MAX_WORDS	(SIMGPU_MAX_CMDS * JOB_COPY_WORDS * \
+				 JOB_COPY_MAX_PIECES + JOB_SAMPLE_WORDS + 1)
+
+/* A byte range of its buffer that a command accesses */
+struct cmd_range {
+	u64 offset;
+	u32 bytes;
+};
+
+static u32 copy_src(const struct drm_simgpu_cmd *cmd)
+{
+	return lower_32_bits(cmd->value);
+}
+
+static u32 copy_bytes(const struct drm_simgpu_cmd *cmd)
+{
+	return upper_32_bits(cmd->value);
+}
+
 /*
- * Check the commands and look up the buffers they write, into @objs (one
- * entry per command, referenced through the job's buffer list).
+ * The ranges of its buffer a command accesses, in the order their pages
+ * are held in &simgpu_job.pages. Returns how many (0 to 2).
+ */
+static unsigned int cmd_ranges(const struct drm_simgpu_cmd *cmd,
+			       struct cmd_range *r)
+{
+	switch (cmd->op) {
+	case DRM_SIMGPU_CMD_WRITE:
+		r[0].offset = cmd->offset;
+		r[0].bytes = sizeof(u32);
+		return 1;
+	case DRM_SIMGPU_CMD_SAMPLE:
+		r[0].offset = cmd->offset;
+		r[0].bytes = SIMGPU_REPORT_SIZE;
+		return 1;
+	case DRM_SIMGPU_CMD_COPY:
+		r[0].offset = copy_src(cmd);
+		r[0].bytes = copy_bytes(cmd);
+		r[1].offset = cmd->offset;
+		r[1].bytes = copy_bytes(cmd);
+		return 2;
+	default:
+		return 0;
+	}
+}
+
+/* Number of pages a non-empty range touches */
+static unsigned int range_pages(const struct cmd_range *r)
+{
+	return ((r->offset + r->bytes - 1) >> PAGE_SHIFT) -
+	       (r->offset >> PAGE_SHIFT) + 1;
+}
+
+/*
+ * The model's COPY may not cross a 4 KiB boundary of its source or
+ * destination: the length of the next piece of a user COPY, up to the
+ * nearer of the two boundaries. Pages are at least 4 KiB and aligned, so
+ * a piece lies within one page of each side, and as both ranges are at
+ * most 4 KiB long a COPY has at most three pieces.
+ */
+static u32 copy_piece(u64 src, u64 dst, u32 bytes)
+{
+	u32 len = min_t(u64, bytes, SZ_4K - (src & (SZ_4K - 1)));
+
+	return min_t(u64, len, SZ_4K - (dst & (SZ_4K - 1)));
+}
+
+static unsigned int copy_num_pieces(u64 src, u64 dst, u32 bytes)
+{
+	unsigned int n = 0;
+
+	while (bytes) {
+		u32 len = copy_piece(src, dst, bytes);
+
+		src += len;
+		dst += len;
+		bytes -= len;
+		n++;
+	}
+
+	return n;
+}
+
+/*
+ * Look up the buffer of a WRITE, COPY or SAMPLE, check that the ranges
+ * the command accesses lie inside it, and add it to the job's buffers.
+ * Counts the pages those ranges touch into @num_pages.
+ */
+static int job_cmd_bo(struct simgpu_job *job, struct drm_file *file,
+		      const struct drm_simgpu_cmd *cmd,
+		      struct drm_gem_object **objp, unsigned int *num_pages)
+{
+	struct cmd_range r[2];
+	struct drm_gem_object *obj;
+	unsigned int n, k;
+
+	obj = drm_gem_object_lookup(file, cmd->handle);
+	if (!obj)
+		return -ENOENT;
+	if (!simgpu_gem_is_native(obj))
+		goto err;
+
+	n = cmd_ranges(cmd, r);
+	for (k = 0; k < n; k++) {
+		if (r[k].bytes > obj->size ||
+		    r[k].offset > obj->size - r[k].bytes)
+			goto err;
+	}
+	/* The source and destination of a COPY may not overlap */
+	if (n == 2 && r[0].offset < r[1].offset + r[1].bytes &&
+	    r[1].offset < r[0].offset + r[0].bytes)
+		goto err;
+
+	for (k = 0; k < n; k++)
+		*num_pages += range_pages(&r[k]);
+	*objp = obj;
+	job_add_bo(job, obj);
+	return 0;
+
+err:
+	drm_gem_object_put(obj);
+	return -EINVAL;
+}
+
+/*
+ * Check the commands and look up the buffers they access, into @objs (one
+ * entry per command, referenced through the job's buffer list). Sets
+ * @num_pages to the number of pages they touch and @num_words to the
+ * length of their hardware batch, END not included.
  * Buffers are native: purged is checked at pin time.
  */
 static int job_check_cmds(struct simgpu_job *job, struct drm_file *file,
 			  const struct drm_simgpu_cmd *cmds, u32 num_cmds,
-			  struct drm_gem_object **objs)
+			  struct drm_gem_object **objs,
+			  unsigned int *num_pages, unsigned int *num_words)
 {
 	u32 i;
+	int ret;
 
+	*num_pages = 0;
+	*num_words = 0;
 	for (i = 0; i < num_cmds; i++) {
 		const struct drm_simgpu_cmd *cmd = &cmds[i];
-		struct drm_gem_object *obj;
 
 		switch (cmd->op) {
 		case DRM_SIMGPU_CMD_BUSY:
@@ -125,39 +263,101 @@ static int job_check_cmds(struct simgpu_job *job, struct drm_file *file,
 			if (cmd->handle || cmd->offset ||
 			    cmd->value > NSEC_PER_SEC)
 				return -EINVAL;
+			*num_words += 3;
 			break;
 		case DRM_SIMGPU_CMD_HANG:
 			if (cmd->handle || cmd->offset || cmd->value)
 				return -EINVAL;
+			*num_words += 1;
 			break;
 		case DRM_SIMGPU_CMD_WRITE:
 			if (cmd->offset & 3 || upper_32_bits(cmd->value))
 				return -EINVAL;
-			obj = drm_gem_object_lookup(file, cmd->handle);
-			if (!obj)
-				return -ENOENT;
-			if (!simgpu_gem_is_native(obj) ||
-			    cmd->offset > obj->size - sizeof(u32)) {
-				drm_gem_object_put(obj);
+			*num_words += 4;
+			break;
+		case DRM_SIMGPU_CMD_COPY:
+			if ((copy_src(cmd) | copy_bytes(cmd) | cmd->offset) & 3 ||
+			    copy_bytes(cmd) < 4 ||
+			    copy_bytes(cmd) > DRM_SIMGPU_COPY_MAX_BYTES)
 				return -EINVAL;
-			}
-			objs[i] = obj;
-			job_add_bo(job, obj);
+			*num_words += JOB_COPY_WORDS *
+				      copy_num_pieces(copy_src(cmd), cmd->offset,
+						      copy_bytes(cmd));
+			break;
+		case DRM_SIMGPU_CMD_SAMPLE:
+			if (cmd->offset % SIMGPU_REPORT_SIZE ||
+			    upper_32_bits(cmd->value))
+				return -EINVAL;
+			*num_words += 4;
 			break;
 		default:
 			return -EINVAL;
+		}
+
+		if (cmd->op == DRM_SIMGPU_CMD_WRITE ||
+		    cmd->op == DRM_SIMGPU_CMD_COPY ||
+		    cmd->op == DRM_SIMGPU_CMD_SAMPLE) {
+			ret = job_cmd_bo(job, file, cmd, &objs[i], num_pages);
+			if (ret)
+				return ret;
 		}
 	}
 
 	return 0;
 }
 
+static void batch_emit_addr(__le32 *batch, unsigned int *w, phys_addr_t addr)
+{
+	batch[(*w)++] = cpu_to_le32(lower_32_bits(addr));
+	batch[(*w)++] = cpu_to_le32(upper_32_bits(addr));
+}
+
+/* The physical address of byte @offset of a range whose pages are @pages */
+static phys_addr_t range_phys(struct page **pages, u64 first, u64 offset)
+{
+	return page_to_phys(pages[(offset >> PAGE_SHIFT) -
+				  (first >> PAGE_SHIFT)]) +
+	       (offset & ~PAGE_MASK);
+}
+
+/* Emit the pieces of a COPY whose pages start at @pages */
+static void batch_emit_copy(__le32 *batch, unsigned int *w,
+			    const struct drm_simgpu_cmd *cmd,
+			    struct page **pages)
+{
+	struct cmd_range r[2];
+	struct page **dst_pages;
+	u64 src, dst;
+	u32 bytes;
+
+	cmd_ranges(cmd, r);
+	dst_pages = pages + range_pages(&r[0]);
+	src = r[0].offset;
+	dst = r[1].offset;
+	bytes = r[0].bytes;
+	while (bytes) {
+		u32 len = copy_piece(src, dst, bytes);
+
+		batch[(*w)++] = cpu_to_le32(SIMGPU_CMD_COPY);
+		batch_emit_addr(batch, w, range_phys(pages, r[0].offset, src));
+		batch_emit_addr(batch, w,
+				range_phys(dst_pages, r[1].offset, dst));
+		batch[(*w)++] = cpu_to_le32(len);
+		src += len;
+		dst += len;
+		bytes -= len;
+	}
+}
+
 /**
  * simgpu_job_build_batch - translate checked commands into the job's batch
- * @job: the job, with its batch allocated
+ * @job: the job, with its batch allocated (&simgpu_job.num_words long)
+ *	and its @pages, the pages the commands access, held
  * @cmds: the commands, checked by job_check_cmds()
- * @num_cmds: number of entries at @cmds, and at the job's @pages, which
- *	hold the page each WRITE command writes
+ * @num_cmds: number of entries at @cmds
+ *
+ * A COPY is split at the 4 KiB boundaries of its source and destination
+ * into up to three hardware COPYs; a SAMPLE becomes one hardware SAMPLE.
  *
  * KUnit tests replace it with a static stub to hand the hardware a
  * malformed batch, which userspace cannot.
@@ -169,14 +369,22 @@ VISIBLE_IF_KUNIT unsigned int simgpu_job_build_batch(struct simgpu_job *job,
 						     u32 num_cmds)
 {
 	__le32 *batch = job->batch;
-	unsigned int w = 0;
+	unsigned int w = 0, p = 0;
+	struct cmd_range r[2];
 	u32 i;
 
 	KUNIT_STATIC_STUB_REDIRECT(simgpu_job_build_batch, job, cmds, num_cmds);
 
 	for (i = 0; i < num_cmds; i++) {
 		const struct drm_simgpu_cmd *cmd = &cmds[i];
-		phys_addr_t addr;
+		unsigned int n = cmd_ranges(cmd, r);
+		struct page **pages = &job->pages[p];
+
+		/* Referenced: the pages cannot go away */
+		if (n)
+			p += range_pages(&r[0]);
+		if (n == 2)
+			p += range_pages(&r[1]);
 
 		switch (cmd->op) {
 		case DRM_SIMGPU_CMD_BUSY:
@@ -191,15 +399,30 @@ VISIBLE_IF_KUNIT unsigned int simgpu_job_build_batch(struct simgpu_job *job,
 			batch[w++] = cpu_to_le32(SIMGPU_CMD_HANG);
 			break;
 		case DRM_SIMGPU_CMD_WRITE:
-			/* Referenced: the page cannot go away */
-			addr = page_to_phys(job->pages[i]) +
-			       offset_in_page(cmd->offset);
 			batch[w++] = cpu_to_le32(SIMGPU_CMD_WRITE32);
-			batch[w++] = cpu_to_le32(lower_32_bits(addr));
-			batch[w++] = cpu_to_le32(upper_32_bits(addr));
+			batch_emit_addr(batch, &w,
+					range_phys(pages, r[0].offset,
+						   cmd->offset));
+			batch[w++] = cpu_to_le32(lower_32_bits(cmd->value));
+			break;
+		case DRM_SIMGPU_CMD_COPY:
+			batch_emit_copy(batch, &w, cmd, pages);
+			break;
+		case DRM_SIMGPU_CMD_SAMPLE:
+			batch[w++] = cpu_to_le32(SIMGPU_CMD_SAMPLE);
+			batch_emit_addr(batch, &w,
+					range_phys(pages, r[0].offset,
+						   cmd->offset));
 			batch[w++] = cpu_to_le32(lower_32_bits(cmd->value));
 			break;
 		}
+	}
+	/* The job's counts, for its perfmon; no sequence number taken */
+	if (job->perfmon) {
+		batch[w++] = cpu_to_le32(SIMGPU_CMD_SAMPLE |
+					 SIMGPU_SAMPLE_NO_SEQ);
+		batch_emit_addr(batch, &w, virt_to_phys(job->perfmon_report));
+		batch[w++] = 0;
 	}
 	batch[w++] = cpu_to_le32(SIMGPU_CMD_END);
 
@@ -289,7 +512,8 @@ err:
 }
 
 /*
- * Find (or allocate) the page each WRITE command writes: one at a time,
+ * Find (or allocate) the pages the commands access, into the job's
+ * @pages in the order simgpu_job_build_batch() walks them: one at a time,
  * charged to the submitter's memory cgroup, never in highmem (the
  * mapping's gfp mask: the device takes physical addresses), and a fatal
  * signal stops the loop.
@@ -298,24 +522,35 @@ static int job_get_pages(struct simgpu_job *job,
 			 const struct drm_simgpu_cmd *cmds, u32 num_cmds,
 			 struct drm_gem_object **objs)
 {
+	unsigned int p = 0;
 	u32 i;
 
 	for (i = 0; i < num_cmds; i++) {
 		struct address_space *mapping;
-		struct page *page;
+		struct cmd_range r[2];
+		unsigned int n, k, j;
 
 		if (!objs[i])
 			continue;
-		if (fatal_signal_pending(current))
-			return -EINTR;
 		mapping = objs[i]->filp->f_mapping;
-		page = shmem_read_mapping_page_gfp(mapping,
-						   cmds[i].offset >> PAGE_SHIFT,
-						   mapping_gfp_mask(mapping));
-		if (IS_ERR(page))
-			return PTR_ERR(page);
-		job->pages[i] = page;
-		cond_resched();
+		n = cmd_ranges(&cmds[i], r);
+		for (k = 0; k < n; k++) {
+			pgoff_t first = r[k].offset >> PAGE_SHIFT;
+
+			for (j = 0; j < range_pages(&r[k]); j++) {
+				struct page *page;
+
+				if (fatal_signal_pending(current))
+					return -EINTR;
+				page = shmem_read_mapping_page_gfp(mapping,
+								   first + j,
+								   mapping_gfp_mask(mapping));
+				if (IS_ERR(page))
+					return PTR_ERR(page);
+				job->pages[p++] = page;
+				cond_resched();
+			}
+		}
 	}
 
 	return 0;
@@ -326,34 +561,45 @@ static int job_prepare(struct simgpu_job *job, struct drm_file *file,
 		       const struct drm_simgpu_submit *args,
 		       const struct drm_simgpu_cmd *cmds)
 {
+	unsigned int num_written, num_pages, num_words, i;
 	struct drm_gem_object **objs;
-	unsigned int num_written, i;
 	int ret;
 
-	/* The batch fits: SIMGPU_MAX_CMDS is derived from its size */
-	BUILD_BUG_ON(SIMGPU_MAX_CMDS * 4 + 1 > SIMGPU_BATCH_MAX_WORDS);
+	BUILD_BUG_ON(SIMGPU_JOB_MAX_WORDS > SIMGPU_BATCH_MAX_WORDS);
 
 	job->bos = kvcalloc(args->num_cmds + args->num_bo_handles,
 			    sizeof(*job->bos), GFP_KERNEL_ACCOUNT);
-	job->batch = kmalloc_array(SIMGPU_BATCH_MAX_WORDS, sizeof(*job->batch),
-				   GFP_KERNEL_ACCOUNT);
 	job->hw_fence = simgpu_fence_alloc();
-	if (!job->bos || !job->batch || !job->hw_fence)
+	if (!job->bos || !job->hw_fence)
 		return -ENOMEM;
-
-	job->pages = kvcalloc(args->num_cmds, sizeof(*job->pages),
-			      GFP_KERNEL_ACCOUNT);
-	if (!job->pages)
-		return -ENOMEM;
-	job->num_pages = args->num_cmds;
 
 	objs = kvcalloc(args->num_cmds, sizeof(*objs), GFP_KERNEL);
 	if (!objs)
 		return -ENOMEM;
 
-	ret = job_check_cmds(job, file, cmds, args->num_cmds, objs);
+	ret = job_check_cmds(job, file, cmds, args->num_cmds, objs,
+			     &num_pages, &num_words);
 	if (ret)
 		goto out;
+
+	/* Sized for this job: the longest batch is 18 KiB, most are tiny */
+	job->num_words = num_words + (job->perfmon ? JOB_SAMPLE_WORDS : 0) + 1;
+	job->batch = kmalloc_array(job->num_words, sizeof(*job->batch),
+				   GFP_KERNEL_ACCOUNT);
+	if (!job->batch) {
+		ret = -ENOMEM;
+		goto out;
+	}
+
+	if (num_pages) {
+		job->pages = kvcalloc(num_pages, sizeof(*job->pages),
+				      GFP_KERNEL_ACCOUNT);
+		if (!job->pages) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		job->num_pages = num_pages;
+	}
 
 	num_written = job->num_bos;
 	for (i = 0; i < num_written; i++) {
@@ -383,7 +629,8 @@ out:
  * @file: the client
  *
  * Returns: 0, -EINVAL for a bad argument, -ENOENT for an unknown queue,
- * buffer or syncobj, -ECANCELED for a banned queue, -EFAULT for a bad user
+ * buffer, syncobj or perfmon, -EBUSY for a perfmon while the device-wide
+ * one is set, -ECANCELED for a banned queue, -EFAULT for a bad user
  * pointer, or another negative error code.
  */
 int simgpu_ioctl_submit(struct drm_device *drm, void *data,
@@ -401,7 +648,7 @@ int simgpu_ioctl_submit(struct drm_device *drm, void *data,
 	unsigned int i;
 	int ret;
 
-	if (args->flags)
+	if (args->flags || args->pad)
 		return -EINVAL;
 	if (!args->num_cmds || args->num_cmds > SIMGPU_MAX_CMDS ||
 	    args->num_bo_handles > DRM_SIMGPU_MAX_BO_HANDLES ||
@@ -434,6 +681,10 @@ int simgpu_ioctl_submit(struct drm_device *drm, void *data,
 		ret = -EFAULT;
 		goto err_job;
 	}
+
+	ret = simgpu_perfmon_job_init(job, sfile, args->perfmon_id);
+	if (ret)
+		goto err_job;
 
 	ret = job_prepare(job, file, args, cmds);
 	if (ret)
@@ -469,6 +720,7 @@ int simgpu_ioctl_submit(struct drm_device *drm, void *data,
 		goto err_job;
 	}
 	job->seqno = ++queue->seqno;
+	simgpu_perfmon_job_queue(job);
 	drm_sched_job_arm(&job->base);
 	finished = dma_fence_get(&job->base.s_fence->finished);
 	for (i = 0; i < job->num_bos; i++)

@@ -15,6 +15,8 @@ struct drm_device;
 struct drm_file;
 struct drm_gem_object;
 struct simgpu_fence;
+struct simgpu_perfmon;
+struct simgpu_perfmon_entry;
 struct simgpu_queue;
 
 /**
@@ -36,9 +38,20 @@ struct simgpu_queue;
  *	once
  * @num_bos: number of entries in @bos
  * @num_pinned: number of leading entries of @bos that are pinned
- * @pages: for each command, the page a WRITE command writes (referenced),
- *	NULL for other commands
+ * @pages: the pages the commands access, referenced, in command order:
+ *	for a WRITE the page it writes, for a SAMPLE the page of its report,
+ *	for a COPY the one or two pages of its source then those of its
+ *	destination; none for other commands
  * @num_pages: number of entries in @pages
+ * @num_words: length of @batch in words, END included
+ * @perfmon: the perfmon the job counts into (its own or the device-wide
+ *	one), referenced, or NULL
+ * @perfmon_report: with @perfmon, the 64-byte report the kernel's SAMPLE
+ *	at the end of the batch writes the job's counts into
+ * @perfmon_entry: with @perfmon, the job's place in its sequence; handed
+ *	to the perfmon (set to NULL) when the job retires
+ * @perfmon_queued: the job was numbered in @perfmon
+ * @perfmon_busy: the job is counted in &simgpu_device.perfmon_jobs
  * @link: entry in &simgpu_engine.inflight, protected by its lock
  * @free_work: frees the job once the scheduler is done with it, see
  *	simgpu_job_release()
@@ -56,6 +69,12 @@ struct simgpu_job {
 	unsigned int num_pinned;
 	struct page **pages;
 	unsigned int num_pages;
+	unsigned int num_words;
+	struct simgpu_perfmon *perfmon;
+	__le64 *perfmon_report;
+	struct simgpu_perfmon_entry *perfmon_entry;
+	bool perfmon_queued;
+	bool perfmon_busy;
 	struct list_head link;
 	struct work_struct free_work;
 };

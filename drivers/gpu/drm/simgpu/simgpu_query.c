@@ -10,11 +10,13 @@
 #include "simgpu_drv.h"
 #include "simgpu_engine.h"
 #include "simgpu_gem.h"
+#include "simgpu_perfmon.h"
 
 static size_t query_size(struct simgpu_device *sdev, u32 type)
 {
 	struct drm_simgpu_query_engines *engines;
 	struct drm_simgpu_query_regions *regions;
+	struct drm_simgpu_query_counters *counters;
 
 	switch (type) {
 	case DRM_SIMGPU_QUERY_CONFIG:
@@ -23,6 +25,8 @@ static size_t query_size(struct simgpu_device *sdev, u32 type)
 		return struct_size(engines, engines, sdev->num_engines);
 	case DRM_SIMGPU_QUERY_REGIONS:
 		return struct_size(regions, regions, DRM_SIMGPU_REGION_COUNT);
+	case DRM_SIMGPU_QUERY_COUNTERS:
+		return struct_size(counters, counters, SIMGPU_PERF_NUM_SIGNALS);
 	default:
 		return 0;
 	}
@@ -33,6 +37,7 @@ static void query_fill(struct simgpu_device *sdev, u32 type, void *buf)
 	struct drm_simgpu_query_config *config = buf;
 	struct drm_simgpu_query_engines *engines = buf;
 	struct drm_simgpu_query_regions *regions = buf;
+	struct drm_simgpu_query_counters *counters = buf;
 	unsigned int i;
 
 	switch (type) {
@@ -64,6 +69,15 @@ static void query_fill(struct simgpu_device *sdev, u32 type, void *buf)
 				atomic64_read(simgpu_region_used(sdev, i));
 			info->max_bo_size = simgpu_region_max_bo_size(sdev, i);
 		}
+		break;
+	case DRM_SIMGPU_QUERY_COUNTERS:
+		BUILD_BUG_ON(sizeof(struct drm_simgpu_sample_report) !=
+			     SIMGPU_REPORT_SIZE);
+		counters->num_counters = SIMGPU_PERF_NUM_SIGNALS;
+		counters->num_slots = SIMGPU_PERF_NUM_SLOTS;
+		counters->report_size = SIMGPU_REPORT_SIZE;
+		for (i = 0; i < SIMGPU_PERF_NUM_SIGNALS; i++)
+			simgpu_perfmon_counter_info(i, &counters->counters[i]);
 		break;
 	}
 }

@@ -194,10 +194,15 @@
  * Addresses in descriptors and commands are CPU physical addresses of RAM,
  * 4-byte aligned. A descriptor with a bad context image address, or sent
  * while the submit FIFO is full, is dropped with RING_IRQ_ERROR. A batch at
- * a bad address, an unknown opcode, a WRITE32 to a bad address or a batch
- * running past SIMGPU_BATCH_MAX_WORDS halt the engine like HANG, with
+ * a bad address, an unknown opcode (an opcode word with flags its command
+ * does not have is one), a WRITE32 to a bad address, a COPY with bad
+ * operands (length, alignment, a range crossing 4 KiB, overlapping ranges, a
+ * bad address), a SAMPLE to a bad or not SIMGPU_REPORT_SIZE aligned address,
+ * a descriptor with SIMGPU_PERFCFG_LOAD and a bad slot configuration, or a
+ * batch running past SIMGPU_BATCH_MAX_WORDS halt the engine like HANG, with
  * RING_STATUS_ERROR and RING_IRQ_ERROR: the context stays resident, the
- * seqno is not written, RING_RESET recovers.
+ * seqno is not written, RING_RESET recovers. The failing command has no
+ * effect: it writes no memory and counts no signal.
  */
 
 #endif /* _SIMGPU_REGS_H_ */

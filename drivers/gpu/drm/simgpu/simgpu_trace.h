@@ -12,6 +12,7 @@
 #include "simgpu_ctx.h"
 #include "simgpu_engine.h"
 #include "simgpu_job.h"
+#include "simgpu_perfmon.h"
 #include "simgpu_queue.h"
 
 #undef TRACE_SYSTEM
@@ -148,6 +149,30 @@ TRACE_EVENT(simgpu_ctx_fold,
 	    TP_printk("ctx=%u class=%s cycles=%u total=%llu", __entry->ctx,
 		      simgpu_trace_class_name(__entry->class), __entry->cycles,
 		      __entry->total)
+);
+
+/*
+ * A job's counts added to its perfmon: the perfmon's id in its file (ids
+ * of different files collide) and the job's number in the perfmon.
+ */
+TRACE_EVENT(simgpu_perfmon_add,
+	    TP_PROTO(const struct simgpu_perfmon *pm,
+		     const struct simgpu_perfmon_entry *e),
+	    TP_ARGS(pm, e),
+
+	    TP_STRUCT__entry(__field(u32, id)
+			     __field(u64, seqno)
+			     __array(u64, counts, SIMGPU_PERF_NUM_SLOTS)),
+
+	    TP_fast_assign(__entry->id = pm->id;
+			   __entry->seqno = e->seqno;
+			   memcpy(__entry->counts, e->counts,
+				  sizeof(__entry->counts));),
+
+	    TP_printk("perfmon=%u seqno=%llu counts=%llu,%llu,%llu,%llu",
+		      __entry->id, __entry->seqno, __entry->counts[0],
+		      __entry->counts[1], __entry->counts[2],
+		      __entry->counts[3])
 );
 
 #endif /* _SIMGPU_TRACE_H_ */

@@ -16,7 +16,7 @@
 
 #include "../simgpu_hw.h"
 
-#define TEST_ARENA_SIZE		SZ_32K
+#define TEST_ARENA_SIZE		SZ_64K
 /* Value of the fake clock when the device is created */
 #define TEST_CLOCK_BASE		(5ULL * NSEC_PER_SEC)
 #define TEST_1GHZ		1000000000
