@@ -911,6 +911,595 @@ static void simgpu_hw_test_fifo(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_SWITCH_COUNT), 2);
 }
 
+/*
+ * Set the fake clock to @ns and let every engine run up to it: memory the
+ * device writes is only updated when an MMIO access evaluates the engine.
+ */
+static void run_to(struct simgpu_hw_test *t, u64 ns)
+{
+	clock_set(t, ns);
+	irq_status(t->hw);
+}
+
+/* As submit(), with @perfcfg in RING_SUBMIT_PERFCFG */
+static void submit_perf(struct simgpu_hw *hw, u32 id, __le32 *ctx,
+			__le32 *batch, u32 seqno, u32 perfcfg)
+{
+	eng_wr(hw, id, RING_SUBMIT_PERFCFG, perfcfg);
+	submit(hw, id, ctx, batch, seqno);
+}
+
+static void emit_idle(struct simgpu_hw_test *t, u64 ns)
+{
+	emit(t, SIMGPU_CMD_IDLE);
+	emit(t, lower_32_bits(ns));
+	emit(t, upper_32_bits(ns));
+}
+
+static void emit_copy(struct simgpu_hw_test *t, u64 src, u64 dst, u32 bytes)
+{
+	emit(t, SIMGPU_CMD_COPY);
+	emit(t, lower_32_bits(src));
+	emit(t, upper_32_bits(src));
+	emit(t, lower_32_bits(dst));
+	emit(t, upper_32_bits(dst));
+	emit(t, bytes);
+}
+
+static void emit_sample(struct simgpu_hw_test *t, u32 flags, u64 addr,
+			u32 tag)
+{
+	emit(t, SIMGPU_CMD_SAMPLE | flags);
+	emit(t, lower_32_bits(addr));
+	emit(t, upper_32_bits(addr));
+	emit(t, tag);
+}
+
+static u64 img_rd64(__le32 *img, u32 offset)
+{
+	return img_rd(img, offset) | (u64)img_rd(img, offset + 4) << 32;
+}
+
+static void img_wr64(__le32 *img, u32 offset, u64 val)
+{
+	img[offset / 4] = cpu_to_le32(lower_32_bits(val));
+	img[offset / 4 + 1] = cpu_to_le32(upper_32_bits(val));
+}
+
+/* Slot @i of a context image, of a report */
+static u64 img_slot(__le32 *img, unsigned int i)
+{
+	return img_rd64(img, CTX_IMG_PERF_SLOT_LO(i));
+}
+
+static u64 rep_slot(__le32 *rep, unsigned int i)
+{
+	return img_rd64(rep, SIMGPU_REPORT_SLOT(i));
+}
+
+#define PERFCFG(s0, s1, s2, s3)					\
+	(SIMGPU_PERFCFG_SLOT(0, SIMGPU_SIG_##s0) |			\
+	 SIMGPU_PERFCFG_SLOT(1, SIMGPU_SIG_##s1) |			\
+	 SIMGPU_PERFCFG_SLOT(2, SIMGPU_SIG_##s2) |			\
+	 SIMGPU_PERFCFG_SLOT(3, SIMGPU_SIG_##s3))
+
+/*
+ * Two contexts interleaving on one engine: each counts only its own work,
+ * its configuration and slots go into its image on switch-out and come back
+ * on switch-in; a batch without SIMGPU_PERFCFG_LOAD continues the counts.
+ */
+static void simgpu_hw_test_perf_save_restore(struct kunit *test)
+{
+	const u32 cfg_a = PERFCFG(BUSY_TICKS, COMMANDS, BATCHES, CTX_SWITCHES);
+	/* Slots 1 and 3 off */
+	const u32 cfg_b = SIMGPU_PERFCFG_SLOT(0, SIMGPU_SIG_BYTES_WRITTEN) |
+			  SIMGPU_PERFCFG_SLOT(2, SIMGPU_SIG_BUSY_TICKS);
+	struct simgpu_hw_test *t = test->priv;
+	u32 *dst = kunit_kzalloc(test, 4 * sizeof(u32), GFP_KERNEL);
+	__le32 *a = test_ctx(t, 1, 0), *b = test_ctx(t, 2, 0);
+	__le32 *rep = test_alloc(t, SIMGPU_REPORT_SIZE);
+	__le32 *a1, *b1, *a2;
+	struct simgpu_hw *hw;
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, dst);
+	/* Stale counts in A's image: LOAD replaces them */
+	a[CTX_IMG_PERF_CFG / 4] = cpu_to_le32(cfg_b);
+	for (i = 0; i < SIMGPU_PERF_NUM_SLOTS; i++)
+		img_wr64(a, CTX_IMG_PERF_SLOT_LO(i), 1000 + i);
+
+	a1 = batch_begin(t);
+	emit_busy(t, 1000);
+	emit_write32(t, virt_to_phys(&dst[0]), 1);
+	emit(t, SIMGPU_CMD_END);
+	b1 = batch_begin(t);
+	emit_write32(t, virt_to_phys(&dst[1]), 2);
+	emit_write32(t, virt_to_phys(&dst[2]), 3);
+	emit_busy(t, 2000);
+	emit(t, SIMGPU_CMD_END);
+	a2 = batch_begin(t);
+	emit_busy(t, 500);
+	emit_sample(t, 0, virt_to_phys(rep), 7);
+	emit_busy(t, 250);
+	emit(t, SIMGPU_CMD_END);
+	hw = test_create(t, TEST_1GHZ, 0, true);
+
+	eng_wr(hw, VCS1, RING_SUBMIT_PERFCFG, ~0u);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, VCS1, RING_SUBMIT_PERFCFG),
+			SIMGPU_PERFCFG_LOAD | 0xffff);
+
+	/* A 0-1000, B 1000-3000, A 3000-3750 */
+	submit_perf(hw, VCS1, a, a1, 1, SIMGPU_PERFCFG_LOAD | cfg_a);
+	submit_perf(hw, VCS1, b, b1, 2, SIMGPU_PERFCFG_LOAD | cfg_b);
+	submit_perf(hw, VCS1, a, a2, 3, 0);
+
+	run_to(t, 1500);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, VCS1, RING_CURRENT_CTX), 2);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_PERF_CFG), cfg_a);
+	KUNIT_EXPECT_EQ(test, img_slot(a, 0), 1000);	/* busy ticks */
+	KUNIT_EXPECT_EQ(test, img_slot(a, 1), 2);	/* commands */
+	KUNIT_EXPECT_EQ(test, img_slot(a, 2), 1);	/* batches */
+	KUNIT_EXPECT_EQ(test, img_slot(a, 3), 1);	/* switches */
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_SAMPLE_SEQ), 0);
+
+	/* A back at 3000, its SAMPLE at 3500 */
+	run_to(t, 3600);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, VCS1, RING_CURRENT_CTX), 1);
+	KUNIT_EXPECT_EQ(test, img_rd(b, CTX_IMG_PERF_CFG), cfg_b);
+	KUNIT_EXPECT_EQ(test, img_slot(b, 0), 8);	/* bytes written */
+	KUNIT_EXPECT_EQ(test, img_slot(b, 1), 0);
+	KUNIT_EXPECT_EQ(test, img_slot(b, 2), 2000);	/* busy ticks */
+	KUNIT_EXPECT_EQ(test, img_slot(b, 3), 0);
+	KUNIT_EXPECT_EQ(test, img_rd(rep, SIMGPU_REPORT_SEQ), 1);
+	KUNIT_EXPECT_EQ(test, img_rd(rep, SIMGPU_REPORT_TAG), 7);
+	KUNIT_EXPECT_EQ(test, img_rd(rep, SIMGPU_REPORT_CTX_TIMESTAMP), 1500);
+	KUNIT_EXPECT_EQ(test, rep_slot(rep, 0), 1500);
+	KUNIT_EXPECT_EQ(test, rep_slot(rep, 1), 3);
+	KUNIT_EXPECT_EQ(test, rep_slot(rep, 2), 2);
+	KUNIT_EXPECT_EQ(test, rep_slot(rep, 3), 2);
+
+	run_to(t, 10000);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, VCS1, RING_STATUS), 0);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_SEQNO), 3);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_PERF_CFG), cfg_a);
+	KUNIT_EXPECT_EQ(test, img_slot(a, 0), 1750);
+	KUNIT_EXPECT_EQ(test, img_slot(a, 0), img_rd(a, CTX_IMG_TIMESTAMP));
+	KUNIT_EXPECT_EQ(test, img_slot(a, 1), 5);
+	KUNIT_EXPECT_EQ(test, img_slot(a, 2), 2);
+	KUNIT_EXPECT_EQ(test, img_slot(a, 3), 2);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_SAMPLE_SEQ), 1);
+	/* B untouched by A's work */
+	KUNIT_EXPECT_EQ(test, img_slot(b, 0), 8);
+	KUNIT_EXPECT_EQ(test, img_slot(b, 2), 2000);
+	KUNIT_EXPECT_EQ(test, img_rd(b, CTX_IMG_SAMPLE_SEQ), 0);
+	KUNIT_EXPECT_EQ(test, dst[0], 1);
+	KUNIT_EXPECT_EQ(test, dst[2], 3);
+}
+
+/* Write @n bytes of @val at @p, little endian, without cpu_to_le*() */
+static void put_bytes(u8 *p, u64 val, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		p[i] = val >> (8 * i);
+}
+
+/* The report, byte by byte, with values that carry into upper halves */
+static void simgpu_hw_test_perf_report(struct kunit *test)
+{
+	const u64 ts_offset = 0x0000000affffff00ull;
+	const u32 cfg = SIMGPU_PERFCFG_SLOT(0, SIMGPU_SIG_BUSY_TICKS) |
+			SIMGPU_PERFCFG_SLOT(2, SIMGPU_SIG_COMMANDS) |
+			SIMGPU_PERFCFG_SLOT(3, SIMGPU_SIG_BYTES_WRITTEN);
+	struct simgpu_hw_test *t = test->priv;
+	u32 *dst = kunit_kzalloc(test, sizeof(u32), GFP_KERNEL);
+	__le32 *a = test_ctx(t, 0x51, 0xfffffff0);
+	__le32 *rep = test_alloc(t, SIMGPU_REPORT_SIZE);
+	u8 expected[SIMGPU_REPORT_SIZE] = {};
+	__le32 *batch;
+	struct simgpu_hw *hw;
+
+	KUNIT_ASSERT_NOT_NULL(test, dst);
+	/* Kept from the image: bits 31:16 of PERF_CFG are not configuration */
+	a[CTX_IMG_PERF_CFG / 4] = cpu_to_le32(0xabcd0000 | cfg);
+	img_wr64(a, CTX_IMG_PERF_SLOT_LO(0), BIT_ULL(32) - 500);
+	img_wr64(a, CTX_IMG_PERF_SLOT_LO(1), 0x5555);	/* off: reads 0 */
+	img_wr64(a, CTX_IMG_PERF_SLOT_LO(2), 0x7fffffffffffffffull);
+	img_wr64(a, CTX_IMG_PERF_SLOT_LO(3), 0x10);
+	a[CTX_IMG_SAMPLE_SEQ / 4] = cpu_to_le32(0x0a0b0c0d);
+	memset(rep, 0xee, SIMGPU_REPORT_SIZE);
+
+	batch = batch_begin(t);
+	emit_busy(t, 1000);
+	emit_write32(t, virt_to_phys(dst), 1);
+	emit_sample(t, 0, virt_to_phys(rep), 0xa1b2c3d4);
+	emit(t, SIMGPU_CMD_END);
+	hw = test_create(t, TEST_1GHZ, ts_offset, true);
+
+	submit_perf(hw, CCS3, a, batch, 1, 0);
+	run_to(t, 5000);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_SEQNO), 1);
+
+	put_bytes(&expected[0x00], 0x0a0b0c0e, 4);
+	put_bytes(&expected[0x04], 0xa1b2c3d4, 4);
+	put_bytes(&expected[0x08], ts_offset + 1000, 8);
+	put_bytes(&expected[0x10], (u32)(0xfffffff0u + 1000), 4);
+	put_bytes(&expected[0x14], 4 << 16 | 3, 4);
+	put_bytes(&expected[0x18], BIT_ULL(32) + 500, 8);
+	/* 0x20: slot 1 off, 0 */
+	put_bytes(&expected[0x28], 0x8000000000000001ull, 8);
+	put_bytes(&expected[0x30], 0x14, 8);
+	/* 0x38-0x3f: 0 */
+	KUNIT_EXPECT_MEMEQ(test, rep, expected, SIMGPU_REPORT_SIZE);
+	/* Spot checks of the helpers' view, independent of the bytes */
+	KUNIT_EXPECT_EQ(test, img_rd64(rep, SIMGPU_REPORT_TIMESTAMP),
+			0x0000000b000002e8ull);
+	KUNIT_EXPECT_EQ(test, img_rd(rep, SIMGPU_REPORT_ENGINE), 0x00040003);
+
+	/* The context kept counting after the report, not in it */
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_PERF_CFG), cfg);
+	KUNIT_EXPECT_EQ(test, img_slot(a, 0), BIT_ULL(32) + 500);
+	KUNIT_EXPECT_EQ(test, img_slot(a, 1), 0);
+	KUNIT_EXPECT_EQ(test, img_slot(a, 2), 0x8000000000000002ull);
+	KUNIT_EXPECT_EQ(test, img_slot(a, 3), 0x14);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_SAMPLE_SEQ), 0x0a0b0c0e);
+}
+
+/*
+ * Every signal of a batch of known content, exactly: BUSY 1000, 2 x WRITE32,
+ * COPY 256, IDLE 500, BUSY 300, SAMPLE, COPY 64, END. Busy ticks are the
+ * CTX_TIMESTAMP advance, at 1 GHz the resident nanoseconds injected.
+ */
+static void simgpu_hw_test_perf_exact(struct kunit *test)
+{
+	const u32 cfg1 = PERFCFG(BUSY_TICKS, COMMANDS, BATCHES, BYTES_WRITTEN);
+	const u32 cfg2 = PERFCFG(BYTES_READ, CTX_SWITCHES, COPIES, SAMPLES);
+	static const u32 refclks[] = { TEST_1GHZ, TEST_19_2MHZ };
+	struct simgpu_hw_test *t = test->priv;
+	u8 *buf = kunit_kzalloc(test, SZ_4K, GFP_KERNEL);
+	__le32 *a = test_ctx(t, 1, 0), *b = test_ctx(t, 2, 0);
+	__le32 *rep = test_alloc(t, SIMGPU_REPORT_SIZE);
+	__le32 *batch;
+	u64 phys;
+	u32 ts0;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	phys = virt_to_phys(buf);
+	KUNIT_ASSERT_TRUE(test, IS_ALIGNED(phys, SZ_4K));
+	batch = batch_begin(t);
+	emit_busy(t, 1000);
+	emit_write32(t, phys, 1);
+	emit_write32(t, phys + 4, 2);
+	emit_copy(t, phys + 1024, phys + 2048, 256);
+	emit_idle(t, 500);
+	emit_busy(t, 300);
+	emit_sample(t, 0, virt_to_phys(rep), 0);
+	emit_copy(t, phys + 1024, phys + 3072, 64);
+	emit(t, SIMGPU_CMD_END);
+
+	for (i = 0; i < ARRAY_SIZE(refclks); i++) {
+		memset(a, 0, CTX_IMG_SIZE);
+		memset(b, 0, CTX_IMG_SIZE);
+		a[CTX_IMG_ID / 4] = cpu_to_le32(1);
+		b[CTX_IMG_ID / 4] = cpu_to_le32(2);
+		ts0 = 0x1000 * i;
+		a[CTX_IMG_TIMESTAMP / 4] = cpu_to_le32(ts0);
+		test_create(t, refclks[i], 0, true);
+
+		run_to(t, 333);
+		submit_perf(t->hw, BCS0, a, batch, 1,
+			    SIMGPU_PERFCFG_LOAD | cfg1);
+		submit_perf(t->hw, BCS0, b, batch, 2,
+			    SIMGPU_PERFCFG_LOAD | cfg2);
+		run_to(t, 100000);
+		KUNIT_EXPECT_EQ(test, eng_rd(t->hw, BCS0, RING_STATUS), 0);
+		KUNIT_EXPECT_EQ(test, img_rd(b, CTX_IMG_SEQNO), 2);
+
+		KUNIT_EXPECT_EQ(test, img_slot(a, 0),
+				img_rd(a, CTX_IMG_TIMESTAMP) - ts0);
+		KUNIT_EXPECT_EQ(test, img_slot(b, 0), 256 + 64);
+		KUNIT_EXPECT_EQ(test, img_slot(a, 1), 8);
+		KUNIT_EXPECT_EQ(test, img_slot(b, 1), 2);
+		KUNIT_EXPECT_EQ(test, img_slot(a, 2), 1);
+		KUNIT_EXPECT_EQ(test, img_slot(b, 2), 2);
+		KUNIT_EXPECT_EQ(test, img_slot(a, 3), 2 * 4 + 256 + 64);
+		KUNIT_EXPECT_EQ(test, img_slot(b, 3), 1);
+		/* B's SAMPLE was the last, before B's second COPY */
+		KUNIT_EXPECT_EQ(test, rep_slot(rep, 0), 256);
+		KUNIT_EXPECT_EQ(test, rep_slot(rep, 1), 2);
+		KUNIT_EXPECT_EQ(test, rep_slot(rep, 2), 1);
+		KUNIT_EXPECT_EQ(test, rep_slot(rep, 3), 0);
+		/* A's SAMPLE seq and B's are their own */
+		KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_SAMPLE_SEQ), 1);
+		KUNIT_EXPECT_EQ(test, img_rd(rep, SIMGPU_REPORT_SEQ), 1);
+	}
+
+	/* At 1 GHz: the nanoseconds of BUSY and COPY, IDLE excluded */
+	test_create(t, TEST_1GHZ, 0, true);
+	memset(a, 0, CTX_IMG_SIZE);
+	a[CTX_IMG_ID / 4] = cpu_to_le32(1);
+	submit_perf(t->hw, BCS0, a, batch, 3, SIMGPU_PERFCFG_LOAD | cfg1);
+	run_to(t, 100000);
+	KUNIT_EXPECT_EQ(test, img_slot(a, 0), 1000 + 256 + 300 + 64);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_TIMESTAMP),
+			1000 + 256 + 300 + 64);
+	KUNIT_EXPECT_EQ(test, rep_slot(rep, 0), 1000 + 256 + 300);
+	KUNIT_EXPECT_EQ(test, rep_slot(rep, 1), 6);
+	KUNIT_EXPECT_EQ(test, rep_slot(rep, 3), 2 * 4 + 256);
+}
+
+/*
+ * SAMPLE sequence numbers: +1 per SAMPLE of the context, across batches,
+ * not for NO_SEQ (reported 0), wrapping; a report is written when the
+ * engine reaches the SAMPLE and counts what came before it only.
+ */
+static void simgpu_hw_test_perf_sample_seq(struct kunit *test)
+{
+	const u32 cfg = PERFCFG(BUSY_TICKS, COMMANDS, SAMPLES, BATCHES);
+	struct simgpu_hw_test *t = test->priv;
+	__le32 *a = test_ctx(t, 1, 0), *b = test_ctx(t, 2, 0);
+	__le32 *rep = test_alloc(t, 5 * SIMGPU_REPORT_SIZE);
+	__le32 *r[5], *s1, *s2;
+	struct simgpu_hw *hw;
+	int i;
+
+	for (i = 0; i < 5; i++)
+		r[i] = rep + i * SIMGPU_REPORT_SIZE / 4;
+	memset(rep, 0xee, 5 * SIMGPU_REPORT_SIZE);
+	b[CTX_IMG_SAMPLE_SEQ / 4] = cpu_to_le32(U32_MAX);
+
+	s1 = batch_begin(t);
+	emit_busy(t, 1000);
+	emit_sample(t, 0, virt_to_phys(r[0]), 1);
+	emit_sample(t, SIMGPU_SAMPLE_NO_SEQ, virt_to_phys(r[1]), 2);
+	emit_busy(t, 2000);
+	emit_sample(t, 0, virt_to_phys(r[2]), 3);
+	emit(t, SIMGPU_CMD_END);
+	s2 = batch_begin(t);
+	emit_sample(t, 0, virt_to_phys(r[3]), 4);
+	emit(t, SIMGPU_CMD_END);
+	hw = test_create(t, TEST_1GHZ, 0, true);
+
+	submit_perf(hw, RCS0, a, s1, 1, SIMGPU_PERFCFG_LOAD | cfg);
+	submit_perf(hw, RCS0, a, s2, 2, 0);
+	run_to(t, 999);
+	KUNIT_EXPECT_EQ(test, img_rd(r[0], SIMGPU_REPORT_SEQ), 0xeeeeeeee);
+	run_to(t, 1000);
+	KUNIT_EXPECT_EQ(test, img_rd(r[0], SIMGPU_REPORT_SEQ), 1);
+	KUNIT_EXPECT_EQ(test, img_rd(r[1], SIMGPU_REPORT_SEQ), 0);
+	KUNIT_EXPECT_EQ(test, img_rd(r[2], SIMGPU_REPORT_SEQ), 0xeeeeeeee);
+
+	run_to(t, 5000);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_SEQNO), 2);
+	KUNIT_EXPECT_EQ(test, img_rd(r[2], SIMGPU_REPORT_SEQ), 2);
+	KUNIT_EXPECT_EQ(test, img_rd(r[3], SIMGPU_REPORT_SEQ), 3);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_SAMPLE_SEQ), 3);
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ(test, img_rd(r[i], SIMGPU_REPORT_TAG), i + 1);
+
+	/* Between the two BUSYs: the first counted, the second not */
+	KUNIT_EXPECT_EQ(test, img_rd64(r[0], SIMGPU_REPORT_TIMESTAMP), 1000);
+	KUNIT_EXPECT_EQ(test, rep_slot(r[0], 0), 1000);
+	KUNIT_EXPECT_EQ(test, rep_slot(r[0], 1), 1);
+	KUNIT_EXPECT_EQ(test, rep_slot(r[0], 2), 0);
+	KUNIT_EXPECT_EQ(test, rep_slot(r[1], 0), 1000);
+	KUNIT_EXPECT_EQ(test, rep_slot(r[1], 1), 2);
+	KUNIT_EXPECT_EQ(test, rep_slot(r[1], 2), 1);
+	KUNIT_EXPECT_EQ(test, img_rd64(r[2], SIMGPU_REPORT_TIMESTAMP), 3000);
+	KUNIT_EXPECT_EQ(test, rep_slot(r[2], 0), 3000);
+	KUNIT_EXPECT_EQ(test, rep_slot(r[2], 1), 4);
+	KUNIT_EXPECT_EQ(test, rep_slot(r[2], 2), 2);
+	KUNIT_EXPECT_EQ(test, rep_slot(r[2], 3), 1);
+	/* The next batch of the context, kept: continues */
+	KUNIT_EXPECT_EQ(test, rep_slot(r[3], 1), 5);
+	KUNIT_EXPECT_EQ(test, rep_slot(r[3], 2), 3);
+	KUNIT_EXPECT_EQ(test, rep_slot(r[3], 3), 2);
+	KUNIT_EXPECT_EQ(test, img_slot(a, 1), 6);
+	KUNIT_EXPECT_EQ(test, img_slot(a, 2), 4);
+
+	/* Per context, and wrapping */
+	submit_perf(hw, RCS0, b, s2, 3, 0);
+	run_to(t, 6000);
+	KUNIT_EXPECT_EQ(test, img_rd(r[3], SIMGPU_REPORT_SEQ), 0);
+	KUNIT_EXPECT_EQ(test, img_rd(b, CTX_IMG_SAMPLE_SEQ), 0);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_SAMPLE_SEQ), 3);
+	KUNIT_EXPECT_EQ(test, img_rd(r[4], SIMGPU_REPORT_SEQ), 0xeeeeeeee);
+}
+
+/* LOAD of a bad configuration halts; the image keeps the old one */
+static void simgpu_hw_test_perf_bad_config(struct kunit *test)
+{
+	static const u32 bad[] = {
+		SIMGPU_PERFCFG_SLOT(0, SIMGPU_SIG_COMMANDS) |
+		SIMGPU_PERFCFG_SLOT(2, SIMGPU_SIG_COMMANDS),
+		SIMGPU_PERFCFG_SLOT(3, SIMGPU_PERF_NUM_SIGNALS),
+		0xf << SIMGPU_PERFCFG_SLOT_SHIFT(1),
+		SIMGPU_PERFCFG_SLOT(0, SIMGPU_SIG_SAMPLES) |
+		SIMGPU_PERFCFG_SLOT(1, SIMGPU_SIG_SAMPLES),
+	};
+	const u32 good = SIMGPU_PERFCFG_SLOT(3, SIMGPU_SIG_SAMPLES) |
+			 SIMGPU_PERFCFG_SLOT(1, SIMGPU_SIG_BATCHES);
+	struct simgpu_hw_test *t = test->priv;
+	u32 *dst = kunit_kzalloc(test, sizeof(u32), GFP_KERNEL);
+	__le32 *a = test_ctx(t, 1, 0);
+	__le32 *batch;
+	struct simgpu_hw *hw;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, dst);
+	batch = batch_begin(t);
+	emit_write32(t, virt_to_phys(dst), 0x600d);
+	emit(t, SIMGPU_CMD_END);
+	hw = test_create(t, TEST_1GHZ, 0, true);
+
+	/* Nibble SIMGPU_PERF_NUM_SIGNALS is the last signal, fine */
+	submit_perf(hw, RCS0, a, batch, 1, SIMGPU_PERFCFG_LOAD | good);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, RCS0, RING_STATUS), 0);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_SEQNO), 1);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_PERF_CFG), good);
+	KUNIT_EXPECT_EQ(test, img_slot(a, 1), 1);
+	KUNIT_EXPECT_EQ(test, *dst, 0x600d);
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		*dst = 0;
+		eng_wr(hw, RCS0, RING_IRQ_REASON, ~0);
+		run_to(t, 1000 * (i + 1));
+		/* Bits 30:16 are ignored, they do not make it good or bad */
+		submit_perf(hw, RCS0, a, batch, 10 + i,
+			    SIMGPU_PERFCFG_LOAD | 0x7fff0000 | bad[i]);
+		run_to(t, 1000 * (i + 1) + 500);
+		KUNIT_EXPECT_EQ(test, eng_rd(hw, RCS0, RING_STATUS),
+				RING_STATUS_BUSY | RING_STATUS_ERROR);
+		KUNIT_EXPECT_EQ(test, eng_rd(hw, RCS0, RING_IRQ_REASON),
+				RING_IRQ_ERROR);
+		KUNIT_EXPECT_EQ(test, *dst, 0);
+		eng_wr(hw, RCS0, RING_RESET, 1);
+		KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_SEQNO), 1);
+		KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_PERF_CFG), good);
+	}
+
+	/* Without LOAD bits 15:0 are not looked at; halted batches not counted */
+	submit_perf(hw, RCS0, a, batch, 2, 0x7fff0000 | bad[0]);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, RCS0, RING_STATUS), 0);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_SEQNO), 2);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_PERF_CFG), good);
+	KUNIT_EXPECT_EQ(test, img_slot(a, 1), 2);
+	KUNIT_EXPECT_EQ(test, *dst, 0x600d);
+}
+
+/* COPY moves the right bytes, when it completes */
+static void simgpu_hw_test_copy(struct kunit *test)
+{
+	struct simgpu_hw_test *t = test->priv;
+	u8 *buf = kunit_kzalloc(test, SZ_16K, GFP_KERNEL);
+	__le32 *a = test_ctx(t, 1, 0);
+	struct simgpu_hw *hw;
+	__le32 *good;
+	u64 src, dst;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	src = virt_to_phys(buf);
+	dst = src + SZ_4K;
+	KUNIT_ASSERT_TRUE(test, IS_ALIGNED(src, SZ_4K));
+	for (i = 0; i < SZ_4K; i++)
+		buf[i] = i * 7 + 3;
+	memset(buf + SZ_4K, 0xaa, 3 * SZ_4K);
+
+	good = batch_begin(t);
+	emit_copy(t, src + 16, dst + 32, 64);
+	emit_copy(t, src, dst + SZ_4K, SZ_4K);		/* a whole page */
+	emit_copy(t, src + SZ_4K - 4, dst + 1000, 4);	/* ends at 4 KiB */
+	emit(t, SIMGPU_CMD_END);
+	hw = test_create(t, TEST_1GHZ, 0, true);
+
+	submit_perf(hw, RCS0, a, good, 1, 0);
+	run_to(t, 63);
+	KUNIT_EXPECT_EQ(test, buf[SZ_4K + 32], 0xaa);
+	KUNIT_EXPECT_EQ(test, ctx_time(hw, a), 63);
+	run_to(t, 64);
+	KUNIT_EXPECT_MEMEQ(test, buf + SZ_4K + 32, buf + 16, 64);
+	run_to(t, 64 + SZ_4K + 4);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_SEQNO), 1);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_TIMESTAMP), 64 + SZ_4K + 4);
+	for (i = 0; i < SZ_4K; i++) {
+		u8 want = 0xaa;
+
+		if (i >= 32 && i < 32 + 64)
+			want = buf[i - 32 + 16];
+		else if (i >= 1000 && i < 1004)
+			want = buf[SZ_4K - 4 + i - 1000];
+		if (buf[SZ_4K + i] != want) {
+			KUNIT_FAIL(test, "byte %d of dst: %#x, want %#x", i,
+				   buf[SZ_4K + i], want);
+			break;
+		}
+	}
+	KUNIT_EXPECT_MEMEQ(test, buf + 2 * SZ_4K, buf, SZ_4K);
+	KUNIT_EXPECT_EQ(test, buf[3 * SZ_4K], 0xaa);
+}
+
+/* Bad COPY and SAMPLE operands halt, move and report nothing */
+static void simgpu_hw_test_bad_operands(struct kunit *test)
+{
+	struct simgpu_hw_test *t = test->priv;
+	u8 *buf = kunit_kzalloc(test, SZ_8K, GFP_KERNEL);
+	u32 *canary = kunit_kzalloc(test, sizeof(u32), GFP_KERNEL);
+	__le32 *a = test_ctx(t, 1, 0);
+	__le32 *rep = test_alloc(t, SIMGPU_REPORT_SIZE);
+	const u64 src = virt_to_phys(buf), dst = src + SZ_4K;
+	const u64 rp = virt_to_phys(rep), far = BIT_ULL(46);
+	const struct {
+		u32 op;
+		u64 src, dst;
+		u32 n;
+	} bad[] = {
+		{ SIMGPU_CMD_COPY, src, dst, 0 },
+		{ SIMGPU_CMD_COPY, src, dst, 6 },
+		{ SIMGPU_CMD_COPY, src, dst, SZ_4K + 4 },
+		{ SIMGPU_CMD_COPY, src + 2, dst, 8 },
+		{ SIMGPU_CMD_COPY, src, dst + 2, 8 },
+		{ SIMGPU_CMD_COPY, src + SZ_4K - 4, dst, 8 },
+		{ SIMGPU_CMD_COPY, src, dst + SZ_4K - 4, 8 },
+		{ SIMGPU_CMD_COPY, src, src + 32, 64 },
+		{ SIMGPU_CMD_COPY, src + 32, src, 64 },
+		{ SIMGPU_CMD_COPY, src, src, 4 },
+		{ SIMGPU_CMD_COPY, 0, dst, 4 },
+		{ SIMGPU_CMD_COPY, src, far, 4 },
+		{ SIMGPU_CMD_SAMPLE, rp + 4 },
+		{ SIMGPU_CMD_SAMPLE, rp + 32 },
+		{ SIMGPU_CMD_SAMPLE, 0 },
+		{ SIMGPU_CMD_SAMPLE, far },
+		{ SIMGPU_CMD_SAMPLE | SIMGPU_SAMPLE_NO_SEQ, rp + 16 },
+		{ SIMGPU_CMD_SAMPLE | BIT(9), rp },	/* unknown flag */
+	};
+	struct simgpu_hw *hw;
+	__le32 *batch;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, canary);
+	KUNIT_ASSERT_TRUE(test, IS_ALIGNED(src, SZ_4K));
+	memset(buf, 0x11, SZ_4K);
+	memset(buf + SZ_4K, 0xaa, SZ_4K);
+	memset(rep, 0xee, SIMGPU_REPORT_SIZE);
+	hw = test_create(t, TEST_1GHZ, 0, true);
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		batch = batch_begin(t);
+		if ((bad[i].op & 0xff) == SIMGPU_CMD_COPY)
+			emit_copy(t, bad[i].src, bad[i].dst, bad[i].n);
+		else
+			emit_sample(t, bad[i].op & ~0xff, bad[i].src, 0);
+		emit_write32(t, virt_to_phys(canary), i + 1);
+		emit(t, SIMGPU_CMD_END);
+
+		eng_wr(hw, RCS0, RING_IRQ_REASON, ~0);
+		run_to(t, 10000 * i);
+		submit_perf(hw, RCS0, a, batch, 10 + i, 0);
+		run_to(t, 10000 * i + 5000);
+		KUNIT_EXPECT_EQ_MSG(test, eng_rd(hw, RCS0, RING_STATUS),
+				    RING_STATUS_BUSY | RING_STATUS_ERROR,
+				    "case %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, eng_rd(hw, RCS0, RING_IRQ_REASON),
+				    RING_IRQ_ERROR, "case %d", i);
+		eng_wr(hw, RCS0, RING_RESET, 1);
+		KUNIT_EXPECT_EQ(test, *canary, 0);
+		KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_SEQNO), 0);
+	}
+
+	/* Nothing moved, nothing reported, no sequence number taken */
+	for (i = 0; i < SZ_4K; i++)
+		if (buf[i] != 0x11 || buf[SZ_4K + i] != 0xaa)
+			break;
+	KUNIT_EXPECT_EQ(test, i, SZ_4K);
+	for (i = 0; i < SIMGPU_REPORT_SIZE / 4; i++)
+		KUNIT_EXPECT_EQ(test, img_rd(rep, 4 * i), 0xeeeeeeee);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_SAMPLE_SEQ), 0);
+}
+
 /* Real clock: the handler is called from the timer, again until acked */
 static void simgpu_hw_test_irq(struct kunit *test)
 {
@@ -1085,6 +1674,13 @@ static struct kunit_case simgpu_hw_test_cases[] = {
 	KUNIT_CASE(simgpu_hw_test_write32),
 	KUNIT_CASE(simgpu_hw_test_hang_reset),
 	KUNIT_CASE(simgpu_hw_test_fifo),
+	KUNIT_CASE(simgpu_hw_test_perf_save_restore),
+	KUNIT_CASE(simgpu_hw_test_perf_report),
+	KUNIT_CASE(simgpu_hw_test_perf_exact),
+	KUNIT_CASE(simgpu_hw_test_perf_sample_seq),
+	KUNIT_CASE(simgpu_hw_test_perf_bad_config),
+	KUNIT_CASE(simgpu_hw_test_copy),
+	KUNIT_CASE(simgpu_hw_test_bad_operands),
 	KUNIT_CASE(simgpu_hw_test_irq),
 	KUNIT_CASE(simgpu_hw_test_irq_ack),
 	KUNIT_CASE(simgpu_hw_test_realtime),
