@@ -382,7 +382,7 @@ TEST_F(perf, exact)
 	cmds[n++] = idle(100 * USEC);
 	cmds[n++] = busy(seg2);
 	cmds[n++] = sample(b.handle, 2 * REPORT, 102);
-	ASSERT_EQ(13, n);
+	ASSERT_EQ(14, n);
 
 	ASSERT_EQ(0, syncobj_create(fd, &sync));
 	for (k = 0; k < 2; k++) {
@@ -399,9 +399,11 @@ TEST_F(perf, exact)
 		ASSERT_EQ(0, syncobj_wait(fd, sync, now_ns() + 10 * SEC));
 		ASSERT_EQ(1, seqno);
 		for (i = 0; i < 4; i++) {
-			TH_LOG("%s: %llu", signals[ids[k][i]].name,
-			       (unsigned long long)values[i]);
-			ASSERT_EQ(expect[ids[k][i]], values[i]);
+			const char *name = signals[ids[k][i]].name;
+
+			ASSERT_EQ(expect[ids[k][i]], values[i]) {
+				TH_LOG("counter %s", name);
+			}
 		}
 
 		/* The reports: seqnos 1 to 3 of the new queue, in order */
@@ -1001,11 +1003,12 @@ TEST_F(perf, bad_input)
 	for (i = 0; i < ARRAY_SIZE(bad_copies); i++) {
 		cmd = copy(b.handle, bad_copies[i].dst, bad_copies[i].src,
 			   bad_copies[i].bytes);
-		TH_LOG("COPY %llu bytes from %llu to %llu",
-		       (unsigned long long)bad_copies[i].bytes,
-		       (unsigned long long)bad_copies[i].src,
-		       (unsigned long long)bad_copies[i].dst);
-		ASSERT_EQ(-EINVAL, submit_pm(fd, q, &cmd, 1, pm, 0));
+		ASSERT_EQ(-EINVAL, submit_pm(fd, q, &cmd, 1, pm, 0)) {
+			TH_LOG("COPY %llu bytes from %llu to %llu",
+			       (unsigned long long)bad_copies[i].bytes,
+			       (unsigned long long)bad_copies[i].src,
+			       (unsigned long long)bad_copies[i].dst);
+		}
 	}
 	cmd = copy(0, 2 * PAGE, 0, 64);
 	ASSERT_EQ(-ENOENT, submit_pm(fd, q, &cmd, 1, 0, 0));
@@ -1016,10 +1019,11 @@ TEST_F(perf, bad_input)
 	for (i = 0; i < ARRAY_SIZE(bad_samples); i++) {
 		cmd = sample(b.handle, bad_samples[i].offset,
 			     bad_samples[i].tag);
-		TH_LOG("SAMPLE at %llu tag %#llx",
-		       (unsigned long long)bad_samples[i].offset,
-		       (unsigned long long)bad_samples[i].tag);
-		ASSERT_EQ(-EINVAL, submit_pm(fd, q, &cmd, 1, pm, 0));
+		ASSERT_EQ(-EINVAL, submit_pm(fd, q, &cmd, 1, pm, 0)) {
+			TH_LOG("SAMPLE at %llu tag %#llx",
+			       (unsigned long long)bad_samples[i].offset,
+			       (unsigned long long)bad_samples[i].tag);
+		}
 	}
 	cmd = sample(0, 0, 0);
 	ASSERT_EQ(-ENOENT, submit_pm(fd, q, &cmd, 1, 0, 0));
@@ -1111,7 +1115,7 @@ TEST_F(perf, close_with_perfmons)
 	ASSERT_EQ(0, queue_create(fd, RCS, 0, &q));
 	ASSERT_EQ(0, perfmon_create(fd, ids, 3, &pm));
 	/* The per-job perfmons of the closed file may still be in flight */
-	for (i = 0; i < 100; i++) {
+	for (i = 0; i < 500; i++) {
 		ret = set_global(fd, 0, pm);
 		if (ret != -EBUSY)
 			break;
