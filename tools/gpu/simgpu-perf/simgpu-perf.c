@@ -831,9 +831,13 @@ static int cmd_stat(int argc, char **argv)
 		printf("%-31s", "");
 		for (i = 0; i < n; i++)
 			printf(" %15s", qc->counters[idx[i]].unit);
-		printf("\n\ntotal of perfmon jobs 1-%llu%s:\n",
-		       (unsigned long long)gv.seqno,
-		       opt.no_wait ? " (read without waiting)" :
+		printf("\n\ntotal, perfmon seqno %llu: ",
+		       (unsigned long long)gv.seqno);
+		if (gv.seqno)
+			printf("its jobs 1 to %llu", (unsigned long long)gv.seqno);
+		else
+			printf("no job counted yet");
+		printf("%s:\n", opt.no_wait ? " (read without waiting)" :
 		       opt.global ? " (every client's jobs)" : "");
 		for (i = 0; i < n; i++)
 			printf("  %-20s %15llu %s\n", qc->counters[idx[i]].name,
