@@ -1210,6 +1210,98 @@ TEST_F_TIMEOUT(perf, hang_reset, 60)
 	ASSERT_EQ(0, bo_close(fd, b.handle));
 }
 
+/* The number after "key": in @json, or -1 */
+static long long json_num(const char *json, const char *key)
+{
+	char pattern[64];
+	const char *p;
+
+	snprintf(pattern, sizeof(pattern), "\"%s\": ", key);
+	p = strstr(json, pattern);
+	return p ? strtoll(p + strlen(pattern), NULL, 10) : -1;
+}
+
+/* The exit status of @cmd, or -1 */
+static int run_status(const char *cmd)
+{
+	int ret = system(cmd);
+
+	return WIFEXITED(ret) ? WEXITSTATUS(ret) : -1;
+}
+
+/*
+ * simgpu-perf, the uAPI's userspace: its totals and per-job counts of a
+ * known workload, and status 2 for bad usage.
+ */
+TEST_F(perf, simgpu_perf_tool)
+{
+	static const char *const bad[] = {
+		"simgpu-perf",
+		"simgpu-perf frob",
+		"simgpu-perf stat",
+		"simgpu-perf stat --class xyz -- busy=1ms",
+		"simgpu-perf stat --jobs 0 -- busy=1ms",
+		"simgpu-perf stat -- busy=1parsec",
+		"simgpu-perf stat -- copy=6",
+		"simgpu-perf stat -- spin=1",
+		"simgpu-perf stat -e nonsense -- busy=1ms",
+		"simgpu-perf stat -e 0,1,2,3,4 -- busy=1ms",
+		"simgpu-perf stat -e 1,1 -- busy=1ms",
+		"simgpu-perf stat -- write=1000",
+		"simgpu-perf list --frob",
+	};
+	static const char *const stat_args[] = {
+		"simgpu-perf stat --json --jobs 3",
+		"-e commands,bytes-written,copies,samples",
+		"-- busy=1ms,copy=4K write=4",
+	};
+	static const char *const list_grep =
+		"'^  3  bytes-written  *memory  *bytes '";
+	char out[16384] = "", cmd[256];
+	const char *job;
+	size_t len = 0, n;
+	unsigned int i;
+	FILE *f;
+
+	if (!on_path("simgpu-perf"))
+		SKIP(return, "simgpu-perf not on PATH");
+
+	/* 3 jobs, each BUSY, COPY 4096, 4 x WRITE between two SAMPLEs */
+	snprintf(cmd, sizeof(cmd), "%s %s %s", stat_args[0], stat_args[1],
+		 stat_args[2]);
+	f = popen(cmd, "r");
+	ASSERT_NE(NULL, f);
+	while ((n = fread(out + len, 1, sizeof(out) - 1 - len, f)) > 0)
+		len += n;
+	ASSERT_EQ(0, pclose(f));
+	out[len] = '\0';
+	job = strstr(out, "\"job\": 3");
+	ASSERT_NE(NULL, job) TH_LOG("%s", out);
+	/* The last job: seqnos 5 and 6, the workload and the first SAMPLE */
+	ASSERT_EQ(5, json_num(job, "seqno"));
+	ASSERT_EQ(1 + 1 + 4 + 1, json_num(job, "commands"));
+	ASSERT_EQ(PAGE + 16, json_num(job, "bytes-written"));
+	ASSERT_EQ(1, json_num(job, "copies"));
+	ASSERT_EQ(1, json_num(job, "samples"));
+	/* The totals: three jobs, both SAMPLEs each */
+	job = strstr(out, "\"total\"");
+	ASSERT_NE(NULL, job);
+	ASSERT_EQ(3, json_num(job, "seqno"));
+	ASSERT_EQ(3 * 8, json_num(job, "commands"));
+	ASSERT_EQ(3 * (PAGE + 16), json_num(job, "bytes-written"));
+	ASSERT_EQ(3, json_num(job, "copies"));
+	ASSERT_EQ(3 * 2, json_num(job, "samples"));
+
+	snprintf(cmd, sizeof(cmd), "simgpu-perf list | grep -q %s", list_grep);
+	ASSERT_EQ(0, run_status(cmd));
+	ASSERT_EQ(0, run_status("simgpu-perf --help | grep -q 'write=N'"));
+	ASSERT_EQ(0, run_status("simgpu-perf stat --global -- busy=1us > /dev/null"));
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		snprintf(cmd, sizeof(cmd), "%s > /dev/null 2>&1", bad[i]);
+		ASSERT_EQ(2, run_status(cmd)) TH_LOG("%s", bad[i]);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct counters c;
