@@ -97,7 +97,7 @@
  * SIMGPU_PERFCFG_LOAD set, the engine loads the slot configuration in bits
  * 15:0 into the context and zeroes its counter slots when the batch starts;
  * without it, the context keeps the configuration and slot values of its
- * image. Reset value 0: keep.
+ * image. Bits 30:16 are ignored and read 0. Reset value 0: keep.
  */
 #define RING_SUBMIT_PERFCFG		0x54	/* RW */
 #define   SIMGPU_PERFCFG_LOAD		BIT(31)
@@ -113,7 +113,10 @@
  *
  * The configuration and the 64-bit slot values are context state: stored
  * into the context image on switch-out and loaded from it on switch-in, so
- * a context counts its own work only.
+ * a context counts its own work only. A configuration loaded from an image
+ * is not checked (bits 31:16 are ignored, a nibble above
+ * SIMGPU_PERF_NUM_SIGNALS counts nothing); an off slot reads and is stored
+ * as 0.
  */
 #define SIMGPU_PERF_NUM_SLOTS		4
 #define SIMGPU_PERF_NUM_SIGNALS		8

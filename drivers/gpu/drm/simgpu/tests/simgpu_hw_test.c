@@ -1032,6 +1032,9 @@ static void simgpu_hw_test_perf_save_restore(struct kunit *test)
 	submit_perf(hw, VCS1, a, a1, 1, SIMGPU_PERFCFG_LOAD | cfg_a);
 	submit_perf(hw, VCS1, b, b1, 2, SIMGPU_PERFCFG_LOAD | cfg_b);
 	submit_perf(hw, VCS1, a, a2, 3, 0);
+	/* Latched by RING_SUBMIT: a bad LOAD now does not reach a2 */
+	eng_wr(hw, VCS1, RING_SUBMIT_PERFCFG, SIMGPU_PERFCFG_LOAD |
+	       PERFCFG(COMMANDS, COMMANDS, COMMANDS, COMMANDS));
 
 	run_to(t, 1500);
 	KUNIT_EXPECT_EQ(test, eng_rd(hw, VCS1, RING_CURRENT_CTX), 2);
