@@ -445,7 +445,10 @@ struct drm_simgpu_gem_madvise {
  *	&drm_simgpu_cmd.value packs (see DRM_SIMGPU_COPY_VALUE()). Offsets
  *	and length are multiples of 4, the length is 4 to
  *	%DRM_SIMGPU_COPY_MAX_BYTES, both ranges lie inside the buffer and do
- *	not overlap. It takes one nanosecond per byte of engine time.
+ *	not overlap. It takes one nanosecond per byte of engine time. The
+ *	engine runs it as one copy per piece between the 4 KiB boundaries of
+ *	the source and of the destination (up to three): the "commands" and
+ *	"copies" counters count each piece.
  * @DRM_SIMGPU_CMD_SAMPLE: write a &struct drm_simgpu_sample_report into
  *	the buffer &drm_simgpu_cmd.handle at byte &drm_simgpu_cmd.offset,
  *	which is a multiple of &drm_simgpu_query_counters.report_size; the
@@ -551,7 +554,7 @@ struct drm_simgpu_cmd {
  *
  * Returns:
  *
- * - -EINVAL: @flags is not 0; @num_cmds is 0 or larger than
+ * - -EINVAL: @flags or @pad is not 0; @num_cmds is 0 or larger than
  *   &drm_simgpu_query_config.max_cmds; @num_bo_handles is larger than
  *   %DRM_SIMGPU_MAX_BO_HANDLES or @num_in_syncs larger than
  *   %DRM_SIMGPU_MAX_IN_SYNCS; a command has an unknown
@@ -707,7 +710,9 @@ struct drm_simgpu_perfmon_destroy {
  *
  * Returns:
  *
- * - -EINVAL: @num_values is not the perfmon's number of counters.
+ * - -EINVAL: @num_values is not the perfmon's number of counters, @flags
+ *   has an undefined bit, @pad is not 0, or @timeout_ns is not 0 without
+ *   %DRM_SIMGPU_PERFMON_WAIT.
  * - -ENOENT: the file has no such perfmon.
  * - -ETIME: with %DRM_SIMGPU_PERFMON_WAIT, @timeout_ns passed first; the
  *   values are not written.

@@ -285,7 +285,7 @@ static int job_check_cmds(struct simgpu_job *job, struct drm_file *file,
 						      copy_bytes(cmd));
 			break;
 		case DRM_SIMGPU_CMD_SAMPLE:
-			if (cmd->offset % SIMGPU_REPORT_SIZE ||
+			if (cmd->offset & (SIMGPU_REPORT_SIZE - 1) ||
 			    upper_32_bits(cmd->value))
 				return -EINVAL;
 			*num_words += 4;

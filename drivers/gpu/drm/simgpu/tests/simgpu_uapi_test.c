@@ -9,6 +9,7 @@
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
 
+#include <linux/cred.h>
 #include <linux/delay.h>
 #include <linux/dma-resv.h>
 #include <linux/file.h>
@@ -29,6 +30,7 @@
 #include "../simgpu_engine.h"
 #include "../simgpu_gem.h"
 #include "../simgpu_job.h"
+#include "../simgpu_perfmon.h"
 #include "../simgpu_queue.h"
 
 struct uapi_test {
@@ -36,6 +38,7 @@ struct uapi_test {
 	struct file *file;
 	struct drm_file *dfile;
 	void __user *ubuf;	/* a page of user memory */
+	void __user *ubuf2;	/* another one, for perfmon arguments */
 	u64 clock;		/* the fake clock of the timeout suite, ns */
 };
 
@@ -83,6 +86,10 @@ static void uapi_test_setup(struct kunit *test, bool fake)
 			     MAP_ANONYMOUS | MAP_PRIVATE, 0);
 	KUNIT_ASSERT_NE_MSG(test, addr, 0, "no user memory");
 	ut->ubuf = (void __user *)addr;
+	addr = kunit_vm_mmap(test, NULL, 0, PAGE_SIZE, PROT_READ | PROT_WRITE,
+			     MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	KUNIT_ASSERT_NE_MSG(test, addr, 0, "no user memory");
+	ut->ubuf2 = (void __user *)addr;
 
 	test->priv = ut;
 }
@@ -225,7 +232,7 @@ static int sync_status(struct kunit *test, u32 sync)
 static void uapi_test_query(struct kunit *test)
 {
 	struct uapi_test *ut = test->priv;
-	struct drm_simgpu_query q = { .type = 3 };
+	struct drm_simgpu_query q = { .type = 4 };
 	struct drm_simgpu_query_engines *engines;
 	struct drm_simgpu_query_config config;
 	u32 size;
@@ -1120,4 +1127,661 @@ static struct kunit_suite timeout_test_suite = {
 	.test_cases = timeout_test_cases,
 };
 
-kunit_test_suites(&uapi_test_suite, &timeout_test_suite);
+/* Performance counters: the perfmon ioctls, COPY and SAMPLE */
+
+/* Submit @cmds to @queue counting into @perfmon, with out_sync @sync */
+static int submit_pm(struct kunit *test, u32 queue,
+		     const struct drm_simgpu_cmd *cmds, u32 num_cmds,
+		     u32 perfmon, u32 sync)
+{
+	struct uapi_test *ut = test->priv;
+	struct drm_simgpu_submit args = {
+		.exec_queue_id = queue,
+		.num_cmds = num_cmds,
+		.cmds = (u64)(uintptr_t)ut->ubuf,
+		.out_sync = sync,
+		.perfmon_id = perfmon,
+	};
+
+	KUNIT_ASSERT_LE(test, num_cmds * sizeof(*cmds), PAGE_SIZE);
+	KUNIT_ASSERT_EQ(test, copy_to_user(ut->ubuf, cmds,
+					   num_cmds * sizeof(*cmds)), 0);
+	return call(test, simgpu_ioctl_submit, &args);
+}
+
+static int pm_create(struct kunit *test, const u32 *ids, u32 num, u32 *id)
+{
+	struct uapi_test *ut = test->priv;
+	struct drm_simgpu_perfmon_create args = {
+		.counters = (u64)(uintptr_t)ut->ubuf2,
+		.num_counters = num,
+	};
+	int ret;
+
+	KUNIT_ASSERT_EQ(test, copy_to_user(ut->ubuf2, ids,
+					   min(num, 8u) * sizeof(*ids)), 0);
+	ret = call(test, simgpu_ioctl_perfmon_create, &args);
+	if (!ret) {
+		KUNIT_EXPECT_NE(test, args.id, 0);
+		*id = args.id;
+	}
+	return ret;
+}
+
+static int pm_destroy(struct kunit *test, u32 id)
+{
+	struct drm_simgpu_perfmon_destroy args = { .id = id };
+
+	return call(test, simgpu_ioctl_perfmon_destroy, &args);
+}
+
+/* GET_VALUES of @num values into @values, the seqno into @seqno */
+static int pm_values(struct kunit *test, u32 id, u32 flags, s64 timeout_ns,
+		     u64 *values, u32 num, u64 *seqno)
+{
+	struct uapi_test *ut = test->priv;
+	struct drm_simgpu_perfmon_get_values args = {
+		.id = id,
+		.flags = flags,
+		.timeout_ns = timeout_ns,
+		.values = (u64)(uintptr_t)ut->ubuf2,
+		.num_values = num,
+	};
+	int ret;
+
+	ret = call(test, simgpu_ioctl_perfmon_get_values, &args);
+	if (!ret) {
+		KUNIT_ASSERT_EQ(test, copy_from_user(values, ut->ubuf2,
+						     num * sizeof(*values)), 0);
+		*seqno = args.seqno;
+	}
+	return ret;
+}
+
+static s64 in_5s(void)
+{
+	return ktime_get_ns() + 5LL * NSEC_PER_SEC;
+}
+
+static int pm_set_global(struct kunit *test, u32 flags, u32 id)
+{
+	struct drm_simgpu_perfmon_set_global args = {
+		.flags = flags,
+		.id = id,
+	};
+
+	return call(test, simgpu_ioctl_perfmon_set_global, &args);
+}
+
+static u64 bo_read64(struct kunit *test, u32 handle, u32 offset)
+{
+	return bo_read32(test, handle, offset) |
+	       (u64)bo_read32(test, handle, offset + 4) << 32;
+}
+
+static void perfmon_test_query(struct kunit *test)
+{
+	struct uapi_test *ut = test->priv;
+	struct drm_simgpu_query q = { .type = DRM_SIMGPU_QUERY_COUNTERS };
+	struct drm_simgpu_query_counters *c;
+	size_t size = struct_size(c, counters, 8);
+	unsigned int i;
+
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_query, &q), 0);
+	KUNIT_ASSERT_EQ(test, q.size, size);
+	KUNIT_ASSERT_LE(test, size, PAGE_SIZE);
+	q.data = (u64)(uintptr_t)ut->ubuf;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_query, &q), 0);
+	c = kunit_kzalloc(test, size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_EQ(test, copy_from_user(c, ut->ubuf, size), 0);
+	KUNIT_EXPECT_EQ(test, c->num_counters, 8);
+	KUNIT_EXPECT_EQ(test, c->num_slots, 4);
+	KUNIT_EXPECT_EQ(test, c->report_size, 64);
+	KUNIT_EXPECT_EQ(test, c->pad, 0);
+	for (i = 0; i < 8; i++) {
+		KUNIT_EXPECT_EQ(test, c->counters[i].id, i);
+		KUNIT_EXPECT_EQ(test, c->counters[i].pad, 0);
+		KUNIT_EXPECT_GT(test, strlen(c->counters[i].name), 0);
+		KUNIT_EXPECT_GT(test, strlen(c->counters[i].category), 0);
+		KUNIT_EXPECT_GT(test, strlen(c->counters[i].unit), 0);
+		KUNIT_EXPECT_GT(test, strlen(c->counters[i].description), 0);
+	}
+	KUNIT_EXPECT_STREQ(test, c->counters[0].name, "busy-ticks");
+	KUNIT_EXPECT_STREQ(test, c->counters[0].unit, "ticks");
+	KUNIT_EXPECT_STREQ(test, c->counters[3].name, "bytes-written");
+	KUNIT_EXPECT_STREQ(test, c->counters[3].category, "memory");
+	KUNIT_EXPECT_STREQ(test, c->counters[7].name, "samples");
+	KUNIT_EXPECT_STREQ(test, c->counters[7].category, "frontend");
+}
+
+static void perfmon_test_create_destroy(struct kunit *test)
+{
+	struct uapi_test *ut = test->priv;
+	struct drm_simgpu_perfmon_create bad = { .counters = 8,
+						 .num_counters = 1 };
+	const u32 five[8] = { 0, 1, 2, 3, 4 };
+	const u32 dup[4] = { 1, 2, 1 };
+	const u32 unknown[2] = { 0, 8 };
+	u32 ids[DRM_SIMGPU_MAX_PERFMONS];
+	u32 id, i;
+
+	KUNIT_EXPECT_EQ(test, pm_create(test, five, 0, &id), -EINVAL);
+	KUNIT_EXPECT_EQ(test, pm_create(test, five, 5, &id), -EINVAL);
+	KUNIT_EXPECT_EQ(test, pm_create(test, dup, 3, &id), -EINVAL);
+	KUNIT_EXPECT_EQ(test, pm_create(test, unknown, 2, &id), -EINVAL);
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_perfmon_create, &bad),
+			-EFAULT);
+
+	/* The limit, then ids are reused */
+	for (i = 0; i < DRM_SIMGPU_MAX_PERFMONS; i++)
+		KUNIT_ASSERT_EQ(test, pm_create(test, five, 4, &ids[i]), 0);
+	KUNIT_EXPECT_EQ(test, pm_create(test, five, 4, &id), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, pm_destroy(test, ids[5]), 0);
+	KUNIT_EXPECT_EQ(test, pm_destroy(test, ids[5]), -ENOENT);
+	KUNIT_EXPECT_EQ(test, pm_create(test, five, 1, &id), 0);
+	KUNIT_EXPECT_EQ(test, pm_destroy(test, 0), -ENOENT);
+	KUNIT_EXPECT_EQ(test, pm_destroy(test, DRM_SIMGPU_MAX_PERFMONS + 1),
+			-ENOENT);
+	{
+		struct drm_simgpu_perfmon_destroy d = { .id = id, .pad = 1 };
+
+		KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_perfmon_destroy,
+					   &d), -EINVAL);
+	}
+	/* Another file does not see this one's perfmons */
+	{
+		struct drm_file *dfile = ut->dfile;
+		struct file *file = ut->file;
+
+		ut->file = mock_drm_getfile(ut->sdev->drm.primary, O_RDWR);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ut->file);
+		ut->dfile = ut->file->private_data;
+		KUNIT_EXPECT_EQ(test, pm_destroy(test, id), -ENOENT);
+		fput(ut->file);
+		ut->file = file;
+		ut->dfile = dfile;
+	}
+	/* The rest are freed when the file closes (kmemleak checks) */
+}
+
+static void perfmon_test_get_values_args(struct kunit *test)
+{
+	struct uapi_test *ut = test->priv;
+	const u32 ids[2] = { 1, 2 };
+	struct drm_simgpu_perfmon_get_values args = {};
+	u64 values[2] = { 1, 1 }, seqno = 1;
+	u32 id;
+
+	KUNIT_ASSERT_EQ(test, pm_create(test, ids, 2, &id), 0);
+	KUNIT_EXPECT_EQ(test, pm_values(test, id, 0, 0, values, 2, &seqno), 0);
+	KUNIT_EXPECT_EQ(test, values[0], 0);
+	KUNIT_EXPECT_EQ(test, values[1], 0);
+	KUNIT_EXPECT_EQ(test, seqno, 0);
+	/* Nothing submitted: WAIT returns at once even past the timeout */
+	KUNIT_EXPECT_EQ(test, pm_values(test, id, DRM_SIMGPU_PERFMON_WAIT, 0,
+					values, 2, &seqno), 0);
+
+	KUNIT_EXPECT_EQ(test, pm_values(test, id, 0, 0, values, 1, &seqno),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, pm_values(test, id, 0, 0, values, 3, &seqno),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, pm_values(test, id, 2, 0, values, 2, &seqno),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, pm_values(test, id, 0, 1, values, 2, &seqno),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, pm_values(test, id + 1, 0, 0, values, 2, &seqno),
+			-ENOENT);
+	args.id = id;
+	args.num_values = 2;
+	args.pad = 1;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_perfmon_get_values,
+				   &args), -EINVAL);
+	args.pad = 0;
+	args.values = 8;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_perfmon_get_values,
+				   &args), -EFAULT);
+	args.values = (u64)(uintptr_t)ut->ubuf2;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_perfmon_get_values,
+				   &args), 0);
+}
+
+static void perfmon_test_submit_args(struct kunit *test)
+{
+	struct uapi_test *ut = test->priv;
+	u32 queue = queue_create(test, DRM_SIMGPU_ENGINE_CLASS_RENDER, 0);
+	u32 bo = bo_create(test, 3 * SZ_4K, DRM_SIMGPU_REGION_SYSTEM);
+	u32 size = 3 * SZ_4K;
+	struct drm_simgpu_cmd busy = { .op = DRM_SIMGPU_CMD_BUSY, .value = 1 };
+	struct drm_simgpu_submit args = {
+		.exec_queue_id = queue,
+		.num_cmds = 1,
+		.cmds = (u64)(uintptr_t)ut->ubuf,
+		.pad = 1,
+	};
+	const struct {
+		u32 op;
+		u64 offset;
+		u64 value;
+		int ret;
+	} cases[] = {
+		/* COPY: dst offset, COPY_VALUE(src, bytes) */
+		{ DRM_SIMGPU_CMD_COPY, 64, DRM_SIMGPU_COPY_VALUE(0, 64), 0 },
+		{ DRM_SIMGPU_CMD_COPY, 4, DRM_SIMGPU_COPY_VALUE(8188, 4096), 0 },
+		{ DRM_SIMGPU_CMD_COPY, 64, DRM_SIMGPU_COPY_VALUE(2, 8), -EINVAL },
+		{ DRM_SIMGPU_CMD_COPY, 66, DRM_SIMGPU_COPY_VALUE(0, 8), -EINVAL },
+		{ DRM_SIMGPU_CMD_COPY, 64, DRM_SIMGPU_COPY_VALUE(0, 6), -EINVAL },
+		{ DRM_SIMGPU_CMD_COPY, 64, DRM_SIMGPU_COPY_VALUE(0, 0), -EINVAL },
+		{ DRM_SIMGPU_CMD_COPY, 8192, DRM_SIMGPU_COPY_VALUE(0, 4100),
+		  -EINVAL },
+		{ DRM_SIMGPU_CMD_COPY, 0, DRM_SIMGPU_COPY_VALUE(size - 4, 8),
+		  -EINVAL },
+		{ DRM_SIMGPU_CMD_COPY, size - 4, DRM_SIMGPU_COPY_VALUE(0, 8),
+		  -EINVAL },
+		{ DRM_SIMGPU_CMD_COPY, 1ULL << 63, DRM_SIMGPU_COPY_VALUE(0, 8),
+		  -EINVAL },
+		{ DRM_SIMGPU_CMD_COPY, 4, DRM_SIMGPU_COPY_VALUE(0, 8), -EINVAL },
+		{ DRM_SIMGPU_CMD_COPY, 0, DRM_SIMGPU_COPY_VALUE(4, 8), -EINVAL },
+		{ DRM_SIMGPU_CMD_COPY, 0, DRM_SIMGPU_COPY_VALUE(8, 8), 0 },
+		/* SAMPLE: offset, tag */
+		{ DRM_SIMGPU_CMD_SAMPLE, 0, 0xffffffff, 0 },
+		{ DRM_SIMGPU_CMD_SAMPLE, size - 64, 0, 0 },
+		{ DRM_SIMGPU_CMD_SAMPLE, 32, 0, -EINVAL },
+		{ DRM_SIMGPU_CMD_SAMPLE, size, 0, -EINVAL },
+		{ DRM_SIMGPU_CMD_SAMPLE, 0, 1ULL << 32, -EINVAL },
+		{ DRM_SIMGPU_CMD_SAMPLE, 1ULL << 63, 0, -EINVAL },
+	};
+	struct drm_simgpu_cmd cmd = {};
+	unsigned int i;
+	u32 id;
+
+	/* pad, unknown perfmon */
+	KUNIT_ASSERT_EQ(test, copy_to_user(ut->ubuf, &busy, sizeof(busy)), 0);
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_submit, &args), -EINVAL);
+	KUNIT_EXPECT_EQ(test, submit_pm(test, queue, &busy, 1, 1, 0), -ENOENT);
+	KUNIT_ASSERT_EQ(test, pm_create(test, (u32[]){ 1 }, 1, &id), 0);
+	KUNIT_EXPECT_EQ(test, submit_pm(test, queue, &busy, 1, id + 1, 0),
+			-ENOENT);
+	KUNIT_EXPECT_EQ(test, submit_pm(test, queue, &busy, 1, id, 0), 0);
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		cmd.op = cases[i].op;
+		cmd.handle = bo;
+		cmd.offset = cases[i].offset;
+		cmd.value = cases[i].value;
+		KUNIT_EXPECT_EQ_MSG(test, submit(test, queue, &cmd, 1),
+				    cases[i].ret, "case %u", i);
+	}
+	/* Unknown handles */
+	cmd.op = DRM_SIMGPU_CMD_COPY;
+	cmd.handle = bo + 1;
+	cmd.offset = 64;
+	cmd.value = DRM_SIMGPU_COPY_VALUE(0, 8);
+	KUNIT_EXPECT_EQ(test, submit(test, queue, &cmd, 1), -ENOENT);
+	cmd.op = DRM_SIMGPU_CMD_SAMPLE;
+	cmd.value = 0;
+	KUNIT_EXPECT_EQ(test, submit(test, queue, &cmd, 1), -ENOENT);
+	KUNIT_EXPECT_EQ(test, wait_bo(test, bo, in_5s()), 0);
+}
+
+/*
+ * A job of known content counts exactly: a user COPY split in three, the
+ * user SAMPLE's report counts what came before it, the perfmon gets the
+ * whole job.
+ */
+static void perfmon_test_counts(struct kunit *test)
+{
+	u32 queue = queue_create(test, DRM_SIMGPU_ENGINE_CLASS_COPY, 0);
+	u32 bo = bo_create(test, 3 * SZ_4K, DRM_SIMGPU_REGION_SYSTEM);
+	const u32 ids[4] = {
+		SIMGPU_SIG_COMMANDS, SIMGPU_SIG_BYTES_WRITTEN,
+		SIMGPU_SIG_COPIES, SIMGPU_SIG_SAMPLES,
+	};
+	const u32 time_ids[4] = {
+		SIMGPU_SIG_BUSY_TICKS, SIMGPU_SIG_BATCHES,
+		SIMGPU_SIG_BYTES_READ, SIMGPU_SIG_CTX_SWITCHES,
+	};
+	struct drm_simgpu_cmd cmds[] = {
+		{ .op = DRM_SIMGPU_CMD_BUSY, .value = NSEC_PER_MSEC },
+		{ .op = DRM_SIMGPU_CMD_WRITE, .handle = bo, .offset = 4088,
+		  .value = 0x11223344 },
+		{ .op = DRM_SIMGPU_CMD_WRITE, .handle = bo, .offset = 4100,
+		  .value = 0x55667788 },
+		/* 4088..4103 to 8188..8203: pieces of 4, 4 and 8 bytes */
+		{ .op = DRM_SIMGPU_CMD_COPY, .handle = bo, .offset = 8188,
+		  .value = DRM_SIMGPU_COPY_VALUE(4088, 16) },
+		{ .op = DRM_SIMGPU_CMD_SAMPLE, .handle = bo, .offset = 0,
+		  .value = 0xcafe },
+		{ .op = DRM_SIMGPU_CMD_BUSY, .value = NSEC_PER_USEC },
+	};
+	u64 values[4], seqno;
+	u32 pm, pm_time;
+
+	KUNIT_ASSERT_EQ(test, pm_create(test, ids, 4, &pm), 0);
+	KUNIT_ASSERT_EQ(test, pm_create(test, time_ids, 4, &pm_time), 0);
+	KUNIT_ASSERT_EQ(test, submit_pm(test, queue, cmds, ARRAY_SIZE(cmds),
+					pm, 0), 0);
+	KUNIT_ASSERT_EQ(test, pm_values(test, pm, DRM_SIMGPU_PERFMON_WAIT,
+					in_5s(), values, 4, &seqno), 0);
+	KUNIT_EXPECT_EQ(test, seqno, 1);
+	/* BUSY, 2 WRITE, 3 COPY pieces, SAMPLE, BUSY; the kernel's SAMPLE not */
+	KUNIT_EXPECT_EQ(test, values[0], 8);
+	KUNIT_EXPECT_EQ(test, values[1], 4 + 4 + 16);
+	KUNIT_EXPECT_EQ(test, values[2], 3);
+	KUNIT_EXPECT_EQ(test, values[3], 1);
+
+	/* The copy landed, the report counts what came before it */
+	KUNIT_EXPECT_EQ(test, bo_read32(test, bo, 8188), 0x11223344);
+	KUNIT_EXPECT_EQ(test, bo_read32(test, bo, 8200), 0x55667788);
+	KUNIT_EXPECT_EQ(test, bo_read32(test, bo, 0), 1);	/* seqno */
+	KUNIT_EXPECT_EQ(test, bo_read32(test, bo, 4), 0xcafe);
+	KUNIT_EXPECT_EQ(test, bo_read32(test, bo, 20),
+			DRM_SIMGPU_ENGINE_CLASS_COPY << 16);
+	KUNIT_EXPECT_EQ(test, bo_read64(test, bo, 24), 6);
+	KUNIT_EXPECT_EQ(test, bo_read64(test, bo, 32), 24);
+	KUNIT_EXPECT_EQ(test, bo_read64(test, bo, 40), 3);
+	KUNIT_EXPECT_EQ(test, bo_read64(test, bo, 48), 0);
+	KUNIT_EXPECT_EQ(test, bo_read64(test, bo, 56), 0);
+
+	/* Second job, other counters: busy ticks are the injected time */
+	KUNIT_ASSERT_EQ(test, submit_pm(test, queue, cmds, ARRAY_SIZE(cmds),
+					pm_time, 0), 0);
+	KUNIT_ASSERT_EQ(test, pm_values(test, pm_time,
+					DRM_SIMGPU_PERFMON_WAIT, in_5s(),
+					values, 4, &seqno), 0);
+	KUNIT_EXPECT_EQ(test, seqno, 1);
+	/* 1 ms + 1 us + 16 ns of COPY at 19.2 MHz, to a tick */
+	KUNIT_EXPECT_GE(test, values[0], 19219 - 1);
+	KUNIT_EXPECT_LE(test, values[0], 19219 + 1);
+	KUNIT_EXPECT_EQ(test, values[1], 1);
+	KUNIT_EXPECT_EQ(test, values[2], 16);
+	KUNIT_EXPECT_EQ(test, values[3], 1);
+	/* The user SAMPLE's seqno went on; the kernel's took none */
+	KUNIT_EXPECT_EQ(test, bo_read32(test, bo, 0), 2);
+	/* Without a perfmon, the report's counters are 0 */
+	KUNIT_ASSERT_EQ(test, submit(test, queue, cmds, ARRAY_SIZE(cmds)), 0);
+	KUNIT_ASSERT_EQ(test, wait_bo(test, bo, in_5s()), 0);
+	KUNIT_EXPECT_EQ(test, bo_read32(test, bo, 0), 3);
+	KUNIT_EXPECT_EQ(test, bo_read64(test, bo, 24), 0);
+	KUNIT_EXPECT_EQ(test, bo_read64(test, bo, 32), 0);
+}
+
+/*
+ * Jobs are added in submit order: a later job that completes first waits
+ * for the earlier one, so seqno n means jobs 1 to n. A job that did not
+ * complete counts 0 and still takes its place.
+ */
+static void perfmon_test_in_order(struct kunit *test)
+{
+	u32 slow_q = queue_create(test, DRM_SIMGPU_ENGINE_CLASS_COMPUTE, 0);
+	u32 fast_q = queue_create(test, DRM_SIMGPU_ENGINE_CLASS_COMPUTE, 1);
+	u32 bad_q = queue_create(test, DRM_SIMGPU_ENGINE_CLASS_COMPUTE, 2);
+	u32 s_fast = syncobj_create(test), s_bad = syncobj_create(test);
+	struct drm_simgpu_cmd slow = {
+		.op = DRM_SIMGPU_CMD_BUSY, .value = 200 * NSEC_PER_MSEC,
+	};
+	struct drm_simgpu_cmd fast = { .op = DRM_SIMGPU_CMD_BUSY, .value = 1 };
+	const u32 ids[1] = { SIMGPU_SIG_BATCHES };
+	u64 value, seqno;
+	u32 pm;
+
+	KUNIT_ASSERT_EQ(test, pm_create(test, ids, 1, &pm), 0);
+	KUNIT_ASSERT_EQ(test, submit_pm(test, slow_q, &slow, 1, pm, 0), 0);
+	KUNIT_ASSERT_EQ(test, submit_pm(test, fast_q, &fast, 1, pm, s_fast),
+			0);
+	kunit_activate_static_stub(test, simgpu_job_build_batch, bad_batch);
+	KUNIT_ASSERT_EQ(test, submit_pm(test, bad_q, &fast, 1, pm, s_bad), 0);
+	kunit_deactivate_static_stub(test, simgpu_job_build_batch);
+
+	KUNIT_ASSERT_EQ(test, sync_status(test, s_fast), 1);
+	KUNIT_ASSERT_EQ(test, sync_status(test, s_bad), -EIO);
+	/* Jobs 2 and 3 retired, job 1 runs: nothing is added yet */
+	KUNIT_EXPECT_EQ(test, pm_values(test, pm, 0, 0, &value, 1, &seqno), 0);
+	KUNIT_EXPECT_EQ(test, seqno, 0);
+	KUNIT_EXPECT_EQ(test, value, 0);
+	/* A wait that times out writes nothing */
+	KUNIT_EXPECT_EQ(test, pm_values(test, pm, DRM_SIMGPU_PERFMON_WAIT,
+					ktime_get_ns() + NSEC_PER_MSEC,
+					&value, 1, &seqno), -ETIME);
+
+	KUNIT_EXPECT_EQ(test, pm_values(test, pm, DRM_SIMGPU_PERFMON_WAIT,
+					in_5s(), &value, 1, &seqno), 0);
+	KUNIT_EXPECT_EQ(test, seqno, 3);
+	/* The halted job counts 0 */
+	KUNIT_EXPECT_EQ(test, value, 2);
+}
+
+/* Destroying a perfmon, or closing its file, with jobs in flight */
+static void perfmon_test_destroy_busy(struct kunit *test)
+{
+	struct uapi_test *ut = test->priv;
+	struct drm_simgpu_cmd busy = {
+		.op = DRM_SIMGPU_CMD_BUSY, .value = 20 * NSEC_PER_MSEC,
+	};
+	const u32 ids[2] = { SIMGPU_SIG_BUSY_TICKS, SIMGPU_SIG_COMMANDS };
+	struct drm_file *dfile = ut->dfile;
+	struct file *file = ut->file;
+	unsigned int before;
+	u32 queue, sync, pm, pm2, i;
+
+	queue = queue_create(test, DRM_SIMGPU_ENGINE_CLASS_RENDER, 0);
+	sync = syncobj_create(test);
+	KUNIT_ASSERT_EQ(test, pm_create(test, ids, 2, &pm), 0);
+	for (i = 0; i < 3; i++)
+		KUNIT_ASSERT_EQ(test, submit_pm(test, queue, &busy, 1, pm,
+						sync), 0);
+	KUNIT_EXPECT_EQ(test, pm_destroy(test, pm), 0);
+	KUNIT_EXPECT_EQ(test, submit_pm(test, queue, &busy, 1, pm, 0),
+			-ENOENT);
+	KUNIT_EXPECT_EQ(test, sync_status(test, sync), 1);
+
+	/* A second file closed with perfmons and their jobs alive */
+	before = simgpu_queue_num();
+	ut->file = mock_drm_getfile(ut->sdev->drm.primary, O_RDWR);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ut->file);
+	ut->dfile = ut->file->private_data;
+	queue = queue_create(test, DRM_SIMGPU_ENGINE_CLASS_RENDER, 0);
+	KUNIT_ASSERT_EQ(test, pm_create(test, ids, 2, &pm), 0);
+	KUNIT_ASSERT_EQ(test, pm_create(test, ids, 1, &pm2), 0);
+	for (i = 0; i < 3; i++) {
+		KUNIT_ASSERT_EQ(test, submit_pm(test, queue, &busy, 1, pm, 0),
+				0);
+		KUNIT_ASSERT_EQ(test, submit_pm(test, queue, &busy, 1, pm2, 0),
+				0);
+	}
+	fput(ut->file);
+	flush_delayed_fput();
+	ut->file = file;
+	ut->dfile = dfile;
+	KUNIT_EXPECT_GT(test, simgpu_queue_wait_freed(before, 10 * HZ), 0);
+	/* Every job retired, however queues of earlier tests went */
+	for (i = 0; i < 500 && atomic_read(&ut->sdev->perfmon_jobs); i++)
+		msleep(20);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ut->sdev->perfmon_jobs), 0);
+}
+
+/* Run @fn's ioctl without CAP_PERFMON and CAP_SYS_ADMIN */
+static int call_unprivileged(struct kunit *test, ioctl_fn fn, void *args)
+{
+	const struct cred *old;
+	struct cred *cred;
+	int ret;
+
+	cred = prepare_creds();
+	KUNIT_ASSERT_NOT_NULL(test, cred);
+	cap_clear(cred->cap_effective);
+	old = override_creds(cred);
+	ret = call(test, fn, args);
+	revert_creds(old);
+	put_cred(cred);
+
+	return ret;
+}
+
+static void perfmon_test_global(struct kunit *test)
+{
+	struct uapi_test *ut = test->priv;
+	u32 queue = queue_create(test, DRM_SIMGPU_ENGINE_CLASS_VIDEO, 0);
+	u32 sync = syncobj_create(test);
+	struct drm_simgpu_cmd busy = {
+		.op = DRM_SIMGPU_CMD_BUSY, .value = 50 * NSEC_PER_MSEC,
+	};
+	struct drm_simgpu_perfmon_set_global set = {};
+	const u32 ids[1] = { SIMGPU_SIG_BATCHES };
+	struct drm_file *dfile = ut->dfile;
+	struct file *file = ut->file;
+	u32 pm, other, queue2;
+	u64 value, seqno;
+
+	KUNIT_ASSERT_EQ(test, pm_create(test, ids, 1, &pm), 0);
+	KUNIT_ASSERT_EQ(test, pm_create(test, ids, 1, &other), 0);
+
+	KUNIT_EXPECT_EQ(test, pm_set_global(test, 2, pm), -EINVAL);
+	KUNIT_EXPECT_EQ(test, pm_set_global(test,
+					    DRM_SIMGPU_PERFMON_CLEAR_GLOBAL,
+					    pm), -EINVAL);
+	KUNIT_EXPECT_EQ(test, pm_set_global(test, 0, other + 1), -ENOENT);
+	KUNIT_EXPECT_EQ(test, pm_set_global(test,
+					    DRM_SIMGPU_PERFMON_CLEAR_GLOBAL, 0),
+			-EBUSY);
+	set.id = pm;
+	KUNIT_EXPECT_EQ(test, call_unprivileged(test,
+						simgpu_ioctl_perfmon_set_global,
+						&set), -EACCES);
+
+	/* Not while a per-job perfmon counts a job */
+	KUNIT_ASSERT_EQ(test, submit_pm(test, queue, &busy, 1, other, sync),
+			0);
+	KUNIT_EXPECT_EQ(test, pm_set_global(test, 0, pm), -EBUSY);
+	KUNIT_ASSERT_EQ(test, sync_status(test, sync), 1);
+	KUNIT_ASSERT_EQ(test, pm_values(test, other, DRM_SIMGPU_PERFMON_WAIT,
+					in_5s(), &value, 1, &seqno), 0);
+
+	KUNIT_EXPECT_EQ(test, pm_set_global(test, 0, pm), 0);
+	KUNIT_EXPECT_EQ(test, pm_set_global(test, 0, pm), 0);
+	KUNIT_EXPECT_EQ(test, pm_set_global(test, 0, other), -EBUSY);
+	KUNIT_EXPECT_EQ(test, submit_pm(test, queue, &busy, 1, other, 0),
+			-EBUSY);
+	KUNIT_EXPECT_EQ(test, submit_pm(test, queue, &busy, 1, 0, 0), 0);
+
+	/* Another file's jobs count into it, and it cannot clear it */
+	ut->file = mock_drm_getfile(ut->sdev->drm.primary, O_RDWR);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ut->file);
+	ut->dfile = ut->file->private_data;
+	queue2 = queue_create(test, DRM_SIMGPU_ENGINE_CLASS_VIDEO, 1);
+	KUNIT_EXPECT_EQ(test, submit_pm(test, queue2, &busy, 1, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, pm_set_global(test,
+					    DRM_SIMGPU_PERFMON_CLEAR_GLOBAL, 0),
+			-EBUSY);
+	fput(ut->file);
+	flush_delayed_fput();
+	ut->file = file;
+	ut->dfile = dfile;
+
+	KUNIT_EXPECT_EQ(test, pm_values(test, pm, DRM_SIMGPU_PERFMON_WAIT,
+					in_5s(), &value, 1, &seqno), 0);
+	KUNIT_EXPECT_EQ(test, seqno, 2);
+	KUNIT_EXPECT_EQ(test, value, 2);
+
+	KUNIT_EXPECT_EQ(test, pm_set_global(test,
+					    DRM_SIMGPU_PERFMON_CLEAR_GLOBAL, 0),
+			0);
+	KUNIT_EXPECT_EQ(test, submit_pm(test, queue, &busy, 1, other, 0), 0);
+	KUNIT_EXPECT_EQ(test, submit_pm(test, queue, &busy, 1, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, pm_values(test, pm, 0, 0, &value, 1, &seqno), 0);
+	KUNIT_EXPECT_EQ(test, seqno, 2);
+
+	/* Destroying the device-wide perfmon turns the mode off */
+	KUNIT_EXPECT_EQ(test, pm_values(test, other, DRM_SIMGPU_PERFMON_WAIT,
+					in_5s(), &value, 1, &seqno), 0);
+	KUNIT_EXPECT_EQ(test, pm_set_global(test, 0, pm), 0);
+	KUNIT_EXPECT_EQ(test, pm_destroy(test, pm), 0);
+	KUNIT_EXPECT_NULL(test, ut->sdev->global_perfmon);
+	KUNIT_EXPECT_EQ(test, submit_pm(test, queue, &busy, 1, other, 0), 0);
+	/* Closing the file with it set turns it off too */
+	KUNIT_EXPECT_EQ(test, pm_values(test, other, DRM_SIMGPU_PERFMON_WAIT,
+					in_5s(), &value, 1, &seqno), 0);
+	KUNIT_EXPECT_EQ(test, pm_set_global(test, 0, other), 0);
+}
+
+/* Expect a hardware COPY at word @at of @b */
+static void expect_copy(struct kunit *test, const __le32 *b, unsigned int at,
+			phys_addr_t src, phys_addr_t dst, u32 len)
+{
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(b[at]), SIMGPU_CMD_COPY);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(b[at + 1]), lower_32_bits(src));
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(b[at + 2]), upper_32_bits(src));
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(b[at + 3]), lower_32_bits(dst));
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(b[at + 4]), upper_32_bits(dst));
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(b[at + 5]), len);
+}
+
+/* The batch of a COPY split at 4 KiB boundaries, and of a SAMPLE */
+static void perfmon_test_batch(struct kunit *test)
+{
+	struct drm_simgpu_cmd cmds[2] = {
+		/* 4088..4103 to 8188..8203: 4, 4 then 8 bytes */
+		{ .op = DRM_SIMGPU_CMD_COPY, .offset = 8188,
+		  .value = DRM_SIMGPU_COPY_VALUE(4088, 16) },
+		{ .op = DRM_SIMGPU_CMD_SAMPLE, .offset = 4096 + 128,
+		  .value = 0xbeef },
+	};
+	struct simgpu_job *job;
+	struct page *pages[5];
+	phys_addr_t pa[5];
+	unsigned int i, w;
+	__le32 *b;
+
+	if (PAGE_SIZE != SZ_4K)
+		kunit_skip(test, "the expected batch assumes 4 KiB pages");
+
+	job = kunit_kzalloc(test, sizeof(*job), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, job);
+	job->batch = kunit_kcalloc(test, 64, sizeof(*job->batch), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, job->batch);
+	for (i = 0; i < 5; i++) {
+		pages[i] = alloc_page(GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, pages[i]);
+		pa[i] = page_to_phys(pages[i]);
+	}
+	job->pages = pages;
+	job->num_pages = 5;
+
+	w = simgpu_job_build_batch(job, cmds, 2);
+	b = job->batch;
+	KUNIT_EXPECT_EQ(test, w, 3 * 6 + 4 + 1);
+	/* src pages 0, 1; dst pages 2, 3; the report's page 4 */
+	expect_copy(test, b, 0, pa[0] + 4088, pa[2] + 4092, 4);
+	expect_copy(test, b, 6, pa[0] + 4092, pa[3], 4);
+	expect_copy(test, b, 12, pa[1], pa[3] + 4, 8);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(b[18]), SIMGPU_CMD_SAMPLE);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(b[19]), lower_32_bits(pa[4] + 128));
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(b[20]), upper_32_bits(pa[4] + 128));
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(b[21]), 0xbeef);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(b[22]), SIMGPU_CMD_END);
+
+	for (i = 0; i < 5; i++)
+		__free_page(pages[i]);
+}
+
+static struct kunit_case perfmon_test_cases[] = {
+	KUNIT_CASE(perfmon_test_query),
+	KUNIT_CASE(perfmon_test_create_destroy),
+	KUNIT_CASE(perfmon_test_get_values_args),
+	KUNIT_CASE(perfmon_test_submit_args),
+	KUNIT_CASE(perfmon_test_counts),
+	KUNIT_CASE(perfmon_test_in_order),
+	KUNIT_CASE(perfmon_test_destroy_busy),
+	KUNIT_CASE(perfmon_test_global),
+	KUNIT_CASE(perfmon_test_batch),
+	{}
+};
+
+static struct kunit_suite perfmon_test_suite = {
+	.name = "simgpu_perfmon",
+	.init = uapi_test_init,
+	.exit = uapi_test_exit,
+	.test_cases = perfmon_test_cases,
+};
+
+kunit_test_suites(&uapi_test_suite, &timeout_test_suite, &perfmon_test_suite);
