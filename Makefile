@@ -124,8 +124,9 @@ kernel: src $(UML_OUT)/.config
 	@$(KMAKE) modules_install INSTALL_MOD_PATH=$(UML_OUT)/mod >/dev/null
 
 # --- userspace: the tools, the load generator, selftests ---------------------
-# Each directory builds with "make -C DIR OUTPUT=$(BIN)/" into $(BIN).
-USER_DIRS	:= tools/gpu/simgpu-load
+# Each directory builds with "make -C DIR OUTPUT=$(BIN)/ MANDIR=$(BUILD)/man"
+# into $(BIN), and its man page, if it has one, into $(BUILD)/man.
+USER_DIRS	:= tools/gpu/simgpu-load tools/gpu/simgpu-perf
 DRMTOP		:= $(REPO)/tools/gpu/drmtop
 
 # The selftests build as kselftests, in the overlaid tree, so that
@@ -146,6 +147,7 @@ tools: $(BIN)/vm-poweroff headers
 	@for d in $(USER_DIRS); do \
 		[ ! -f $(REPO)/$$d/Makefile ] || \
 		$(MAKE) -s -C $(REPO)/$$d OUTPUT=$(BIN)/ \
+			MANDIR=$(BUILD)/man \
 			KHDR_INCLUDES="-isystem $(HDR)" || exit 1; \
 	done
 	@$(MAKE) -s -C $(SRC)/tools/testing/selftests TARGETS=$(KSFT_TARGET) \

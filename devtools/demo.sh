@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # The demo of "make run", inside the VM: a load on simgpu, one client's
-# fdinfo, and the monitor.
+# fdinfo, the monitor, and the performance counters of a workload that
+# shares an engine with the load.
 node=$(ls /dev/dri/renderD* 2>/dev/null | head -n 1)
 echo "== simgpu in the VM: $(cat /sys/module/simgpu/parameters/refclk_hz 2>/dev/null) Hz reference clock, render node $node"
 ls -l /dev/dri
@@ -76,6 +77,14 @@ fi
 if command -v drm-fdinfo-check > /dev/null; then
 	echo "== drm-fdinfo-check $pid:$fd"
 	drm-fdinfo-check "$pid:$fd"
+fi
+# A perfmon counts its own jobs only, whatever else runs on rcs0.
+if command -v simgpu-perf > /dev/null; then
+	echo "== simgpu-perf list"
+	simgpu-perf list
+	echo "== simgpu-perf stat -e busy-ticks,commands,bytes-written,copies --jobs 3 -- busy=1ms,copy=8K,write=16"
+	simgpu-perf stat -e busy-ticks,commands,bytes-written,copies --jobs 3 \
+		-- busy=1ms,copy=8K,write=16
 fi
 [ -z "$loads" ] || kill -TERM $loads
 wait

@@ -1,0 +1,875 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * simgpu-perf - read the performance counters of the simgpu simulated GPU
+ *
+ * Copyright (c) 2026 The simgpu authors
+ *
+ * "simgpu-perf list" prints the counters the device has
+ * (DRM_SIMGPU_QUERY_COUNTERS). "simgpu-perf stat" runs a synthetic workload
+ * of BUSY, COPY and WRITE commands as a number of jobs on one exec queue,
+ * counts them with a perfmon and brackets each job with two in-stream
+ * SAMPLE commands: the difference of the two reports is what the workload
+ * counted, and the perfmon's values, read with DRM_SIMGPU_PERFMON_WAIT, are
+ * the totals of the jobs that its sequence number names. With --global the
+ * perfmon is made the device-wide one (DRM_IOCTL_SIMGPU_PERFMON_SET_GLOBAL,
+ * which needs CAP_PERFMON) and the jobs do not name it.
+ *
+ * It is the open-source userspace of the performance counter uAPI, and
+ * meant to show how a profiler uses it: every ioctl of that uAPI is called
+ * here.
+ */
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/compiler.h>
+
+#include <drm/simgpu_drm.h>
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define NSEC_PER_SEC	1000000000ULL
+#define PAGE		4096u
+#define MAX_JOBS	100000u
+#define MAX_COUNTERS	64
+/* GET_VALUES with WAIT gives up after this much more than the work needs */
+#define WAIT_SLACK_NS	(60 * NSEC_PER_SEC)
+
+static const char *const class_names[DRM_SIMGPU_ENGINE_CLASS_COUNT] = {
+	"rcs", "bcs", "vcs", "vecs", "ccs",
+};
+
+static const char *prog = "simgpu-perf";
+
+static struct {
+	char *events;		/* -e, as given */
+	unsigned int class;
+	unsigned int instance;
+	unsigned int jobs;
+	bool json;
+	bool global;
+	bool no_wait;
+	/* The workload of one job */
+	uint64_t busy_ns;
+	uint64_t copy_bytes;
+	uint32_t writes;
+	bool have_work;
+} opt = {
+	.class = DRM_SIMGPU_ENGINE_CLASS_RENDER,
+	.instance = DRM_SIMGPU_ENGINE_INSTANCE_ANY,
+	.jobs = 1,
+};
+
+static void print_help(FILE *f)
+{
+	fprintf(f,
+		"usage: %s list [--json]\n"
+		"       %s stat [-e COUNTER[,COUNTER...]] [--class rcs|bcs|vcs|vecs|ccs]\n"
+		"               [--instance N] [--jobs N] [--global] [--no-wait] [--json]\n"
+		"               -- WORKLOAD...\n"
+		"\n"
+		"list: the performance counters of the simgpu device: id, name, category,\n"
+		"unit and description, and how many a perfmon can count at once.\n"
+		"\n"
+		"stat: run WORKLOAD as N jobs on one exec queue, counted by a perfmon, with\n"
+		"a SAMPLE command at the start and at the end of every job. Prints per job\n"
+		"the difference of its two samples (what the workload counted) and the\n"
+		"perfmon's totals with their sequence number (the jobs they include).\n"
+		"\n"
+		"  -e, --events   counters by name or id, at most the device's counter\n"
+		"                 slots (default: the first counters of \"list\")\n"
+		"  --class        engine class to run on (default rcs)\n"
+		"  --instance     engine instance (default: any, picked by the driver)\n"
+		"  --jobs         number of jobs, 1 to %u (default 1)\n"
+		"  --global       make the perfmon the device-wide one (needs CAP_PERFMON\n"
+		"                 or CAP_SYS_ADMIN): it counts every job of every client\n"
+		"                 while the workload runs\n"
+		"  --no-wait      read the totals right after submitting, without waiting:\n"
+		"                 the sequence number says how many jobs they include\n"
+		"  --json         print one JSON object instead of tables\n"
+		"  -h, --help     this help\n"
+		"\n"
+		"WORKLOAD: one or more of, as separate arguments or separated by commas:\n"
+		"  busy=TIME      keep the engine busy for TIME (ns, us, ms or s; no unit:\n"
+		"                 ns) in commands of at most one second\n"
+		"  copy=BYTES     copy BYTES (a multiple of 4, K or M suffix) between two\n"
+		"                 pages of a buffer, 4096 bytes per COPY command; a COPY\n"
+		"                 takes one nanosecond per byte\n"
+		"  write=N        N WRITE commands of 4 bytes each\n"
+		"Every job is BUSY commands, then COPY commands, then WRITE commands,\n"
+		"between its two SAMPLEs, and must fit in the device's max_cmds.\n"
+		"\n"
+		"Example: %s stat -e busy-ticks,commands,bytes-written,copies --jobs 4 \\\n"
+		"             -- busy=1ms,copy=8K,write=16\n"
+		"\n"
+		"Exit status: 0 on success, 1 on a device or ioctl error, 2 on a usage\n"
+		"error.\n",
+		prog, prog, MAX_JOBS, prog);
+}
+
+static void __noreturn __printf(1, 2) bad_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n(%s --help for the usage)\n", prog);
+	exit(2);
+}
+
+static void __noreturn __printf(1, 2) die(const char *fmt, ...)
+{
+	int err = errno;
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, ": %s\n", strerror(err));
+	exit(1);
+}
+
+static int xioctl(int fd, unsigned long req, void *arg)
+{
+	int ret;
+
+	do {
+		ret = ioctl(fd, req, arg);
+	} while (ret == -1 && (errno == EINTR || errno == EAGAIN));
+	return ret;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+/* --- options ---------------------------------------------------------------- */
+
+static unsigned long parse_uint(const char *name, const char *s,
+				unsigned long min, unsigned long max)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || *s == '-' || v < min || v > max)
+		bad_usage("bad %s '%s' (expected an integer from %lu to %lu)",
+			  name, s, min, max);
+	return v;
+}
+
+/* A number with a unit out of @units (suffix, multiplier), "" first */
+struct unit {
+	const char *suffix;
+	uint64_t mult;
+};
+
+static bool parse_scaled(const char *s, const struct unit *units,
+			 uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return false;
+	for (; units->suffix; units++) {
+		if (strcmp(end, units->suffix))
+			continue;
+		if (v > UINT64_MAX / units->mult)
+			return false;
+		*out = v * units->mult;
+		return true;
+	}
+	return false;
+}
+
+static const struct unit time_units[] = {
+	{ "", 1 }, { "ns", 1 }, { "us", 1000 }, { "ms", 1000000 },
+	{ "s", NSEC_PER_SEC }, {}
+};
+
+static const struct unit size_units[] = {
+	{ "", 1 }, { "K", 1024 }, { "k", 1024 }, { "M", 1 << 20 },
+	{ "m", 1 << 20 }, {}
+};
+
+static const struct unit count_units[] = { { "", 1 }, {} };
+
+/* One WORKLOAD argument: KEY=VALUE[,KEY=VALUE...] */
+static void parse_workload(const char *arg)
+{
+	char *copy = strdup(arg), *save = NULL, *tok;
+	uint64_t v;
+
+	if (!copy)
+		die("strdup");
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *val = strchr(tok, '=');
+
+		if (!val)
+			bad_usage("bad workload '%s' (expected busy=TIME, copy=BYTES or write=N)",
+				  tok);
+		*val++ = '\0';
+		if (!strcmp(tok, "busy")) {
+			if (!parse_scaled(val, time_units, &v) ||
+			    v > UINT64_MAX - opt.busy_ns)
+				bad_usage("bad busy time '%s' (expected a number of ns, us, ms or s)",
+					  val);
+			opt.busy_ns += v;
+		} else if (!strcmp(tok, "copy")) {
+			if (!parse_scaled(val, size_units, &v) || v % 4 ||
+			    v > UINT32_MAX - opt.copy_bytes)
+				bad_usage("bad copy size '%s' (expected bytes, a multiple of 4, with an optional K or M)",
+					  val);
+			opt.copy_bytes += v;
+		} else if (!strcmp(tok, "write")) {
+			if (!parse_scaled(val, count_units, &v) ||
+			    v > UINT32_MAX - opt.writes)
+				bad_usage("bad write count '%s' (expected a number of WRITE commands)",
+					  val);
+			opt.writes += v;
+		} else {
+			bad_usage("unknown workload '%s' (expected busy, copy or write)",
+				  tok);
+		}
+	}
+	free(copy);
+	opt.have_work = true;
+}
+
+static void parse_stat_args(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "events", required_argument, NULL, 'e' },
+		{ "class", required_argument, NULL, 'c' },
+		{ "instance", required_argument, NULL, 'i' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "global", no_argument, NULL, 'g' },
+		{ "no-wait", no_argument, NULL, 'n' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	unsigned int i;
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":e:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'e':
+			opt.events = optarg;
+			break;
+		case 'c':
+			for (i = 0; i < DRM_SIMGPU_ENGINE_CLASS_COUNT; i++)
+				if (!strcmp(optarg, class_names[i]))
+					break;
+			if (i == DRM_SIMGPU_ENGINE_CLASS_COUNT)
+				bad_usage("bad --class '%s' (expected rcs, bcs, vcs, vecs or ccs)",
+					  optarg);
+			opt.class = i;
+			break;
+		case 'i':
+			opt.instance = parse_uint("--instance", optarg, 0,
+						  DRM_SIMGPU_ENGINE_INSTANCE_ANY - 1);
+			break;
+		case 'j':
+			opt.jobs = parse_uint("--jobs", optarg, 1, MAX_JOBS);
+			break;
+		case 'g':
+			opt.global = true;
+			break;
+		case 'n':
+			opt.no_wait = true;
+			break;
+		case 'J':
+			opt.json = true;
+			break;
+		case 'h':
+			print_help(stdout);
+			exit(0);
+		case ':':
+			bad_usage("option '%s' needs an argument",
+				  argv[optind - 1]);
+		default:
+			bad_usage("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind == argc)
+		bad_usage("no workload (expected -- busy=TIME,copy=BYTES,write=N)");
+	for (; optind < argc; optind++)
+		parse_workload(argv[optind]);
+	if (!opt.busy_ns && !opt.copy_bytes && !opt.writes)
+		bad_usage("the workload is empty");
+}
+
+/* --- the device -------------------------------------------------------------- */
+
+/* Open the simgpu render node: the first renderD* whose driver is simgpu */
+static int open_simgpu(void)
+{
+	char path[64], name[32];
+	int minor, fd;
+
+	for (minor = 128; minor < 192; minor++) {
+		struct drm_version v = {
+			.name = name,
+			.name_len = sizeof(name) - 1,
+		};
+
+		snprintf(path, sizeof(path), "/dev/dri/renderD%d", minor);
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		memset(name, 0, sizeof(name));
+		if (!xioctl(fd, DRM_IOCTL_VERSION, &v) &&
+		    !strcmp(name, "simgpu"))
+			return fd;
+		close(fd);
+	}
+	errno = ENODEV;
+	die("no simgpu render node in /dev/dri");
+}
+
+/* DRM_IOCTL_SIMGPU_QUERY of @type into a new buffer */
+static void *query_alloc(int fd, uint32_t type, const char *what)
+{
+	struct drm_simgpu_query q = { .type = type };
+	void *buf;
+
+	if (xioctl(fd, DRM_IOCTL_SIMGPU_QUERY, &q)) {
+		if (errno == EINVAL && type == DRM_SIMGPU_QUERY_COUNTERS)
+			die("this simgpu driver has no performance counters (the %s query)",
+			    what);
+		die("DRM_IOCTL_SIMGPU_QUERY %s", what);
+	}
+	buf = calloc(1, q.size);
+	if (!buf)
+		die("calloc");
+	q.data = (uintptr_t)buf;
+	if (xioctl(fd, DRM_IOCTL_SIMGPU_QUERY, &q))
+		die("DRM_IOCTL_SIMGPU_QUERY %s", what);
+	return buf;
+}
+
+static struct drm_simgpu_query_counters *query_counters(int fd)
+{
+	struct drm_simgpu_query_counters *qc;
+	uint32_t i;
+
+	qc = query_alloc(fd, DRM_SIMGPU_QUERY_COUNTERS, "counters");
+	/* The kernel NUL-terminates them; do not trust it blindly */
+	for (i = 0; i < qc->num_counters; i++) {
+		struct drm_simgpu_counter_info *c = &qc->counters[i];
+
+		c->name[sizeof(c->name) - 1] = '\0';
+		c->category[sizeof(c->category) - 1] = '\0';
+		c->unit[sizeof(c->unit) - 1] = '\0';
+		c->description[sizeof(c->description) - 1] = '\0';
+	}
+	return qc;
+}
+
+/* --- JSON ---------------------------------------------------------------- */
+
+static void json_str(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char ch = *s;
+
+		if (ch == '"' || ch == '\\')
+			printf("\\%c", ch);
+		else if (ch < 0x20)
+			printf("\\u%04x", ch);
+		else
+			putchar(ch);
+	}
+	putchar('"');
+}
+
+/* --- list -------------------------------------------------------------------- */
+
+static int cmd_list(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'J' },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	struct drm_simgpu_query_counters *qc;
+	uint32_t i;
+	int c, fd;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'J':
+			opt.json = true;
+			break;
+		case 'h':
+			print_help(stdout);
+			exit(0);
+		default:
+			bad_usage("unknown option '%s' of list",
+				  argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		bad_usage("unexpected argument '%s'", argv[optind]);
+
+	fd = open_simgpu();
+	qc = query_counters(fd);
+
+	if (opt.json) {
+		printf("{\"num_slots\": %u, \"report_size\": %u, \"counters\": [",
+		       qc->num_slots, qc->report_size);
+		for (i = 0; i < qc->num_counters; i++) {
+			const struct drm_simgpu_counter_info *ci =
+				&qc->counters[i];
+
+			printf("%s\n  {\"id\": %u, \"name\": ", i ? "," : "",
+			       ci->id);
+			json_str(ci->name);
+			printf(", \"category\": ");
+			json_str(ci->category);
+			printf(", \"unit\": ");
+			json_str(ci->unit);
+			printf(", \"description\": ");
+			json_str(ci->description);
+			printf("}");
+		}
+		printf("\n]}\n");
+	} else {
+		printf("%u counters, a perfmon counts up to %u of them; samples are %u bytes\n\n",
+		       qc->num_counters, qc->num_slots, qc->report_size);
+		printf("%3s  %-20s %-10s %-9s %s\n", "id", "name", "category",
+		       "unit", "description");
+		for (i = 0; i < qc->num_counters; i++) {
+			const struct drm_simgpu_counter_info *ci =
+				&qc->counters[i];
+
+			printf("%3u  %-20s %-10s %-9s %s\n", ci->id, ci->name,
+			       ci->category, ci->unit, ci->description);
+		}
+	}
+	free(qc);
+	close(fd);
+	return 0;
+}
+
+/* --- stat ---------------------------------------------------------------- */
+
+/* The counters to count: indices into the query's array */
+static unsigned int pick_counters(const struct drm_simgpu_query_counters *qc,
+				  uint32_t *ids, unsigned int *idx)
+{
+	unsigned int n = 0, i, j;
+	char *list, *save = NULL, *tok;
+
+	if (!opt.events) {
+		for (i = 0; i < qc->num_counters && n < qc->num_slots; i++) {
+			idx[n] = i;
+			ids[n++] = qc->counters[i].id;
+		}
+		return n;
+	}
+
+	list = strdup(opt.events);
+	if (!list)
+		die("strdup");
+	for (tok = strtok_r(list, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *end;
+		unsigned long id = strtoul(tok, &end, 10);
+		bool by_id = *tok >= '0' && *tok <= '9' && !*end;
+
+		for (i = 0; i < qc->num_counters; i++)
+			if (by_id ? qc->counters[i].id == id :
+			    !strcmp(qc->counters[i].name, tok))
+				break;
+		if (i == qc->num_counters)
+			bad_usage("unknown counter '%s' (%s list shows them)",
+				  tok, prog);
+		for (j = 0; j < n; j++)
+			if (idx[j] == i)
+				bad_usage("counter '%s' given twice", tok);
+		if (n == qc->num_slots || n == MAX_COUNTERS)
+			bad_usage("too many counters in -e '%s' (a perfmon counts at most %u)",
+				  opt.events, qc->num_slots);
+		idx[n] = i;
+		ids[n++] = qc->counters[i].id;
+	}
+	free(list);
+	if (!n)
+		bad_usage("no counter in -e '%s'", opt.events);
+	return n;
+}
+
+/* Where things are in the buffer the jobs use */
+struct layout {
+	uint64_t reports;	/* 2 * jobs reports */
+	uint64_t src, dst;	/* a page each, for COPY */
+	uint64_t writes;	/* a page, for WRITE */
+	uint64_t size;
+};
+
+/* The commands of job @job (0-based): BUSY..., COPY..., WRITE..., SAMPLEs */
+static uint32_t build_job(struct drm_simgpu_cmd *cmds, uint32_t handle,
+			  const struct layout *l, uint32_t report_size,
+			  unsigned int job)
+{
+	uint64_t left;
+	uint32_t n = 0, i;
+
+	cmds[n++] = (struct drm_simgpu_cmd){
+		.op = DRM_SIMGPU_CMD_SAMPLE, .handle = handle,
+		.offset = l->reports + (2ULL * job) * report_size,
+		.value = 2 * job,
+	};
+	for (left = opt.busy_ns; left; ) {
+		uint64_t ns = left > NSEC_PER_SEC ? NSEC_PER_SEC : left;
+
+		cmds[n++] = (struct drm_simgpu_cmd){
+			.op = DRM_SIMGPU_CMD_BUSY, .value = ns,
+		};
+		left -= ns;
+	}
+	for (left = opt.copy_bytes; left; ) {
+		uint32_t bytes = left > DRM_SIMGPU_COPY_MAX_BYTES ?
+				 DRM_SIMGPU_COPY_MAX_BYTES : left;
+
+		cmds[n++] = (struct drm_simgpu_cmd){
+			.op = DRM_SIMGPU_CMD_COPY, .handle = handle,
+			.offset = l->dst,
+			.value = DRM_SIMGPU_COPY_VALUE(l->src, bytes),
+		};
+		left -= bytes;
+	}
+	for (i = 0; i < opt.writes; i++)
+		cmds[n++] = (struct drm_simgpu_cmd){
+			.op = DRM_SIMGPU_CMD_WRITE, .handle = handle,
+			.offset = l->writes + 4 * (i % (PAGE / 4)),
+			.value = job,
+		};
+	cmds[n++] = (struct drm_simgpu_cmd){
+		.op = DRM_SIMGPU_CMD_SAMPLE, .handle = handle,
+		.offset = l->reports + (2ULL * job + 1) * report_size,
+		.value = 2 * job + 1,
+	};
+	return n;
+}
+
+static uint64_t div_round_up(uint64_t a, uint64_t b)
+{
+	return a / b + !!(a % b);
+}
+
+static void engine_name(uint32_t engine, char *buf, size_t size)
+{
+	uint32_t class = engine >> 16;
+
+	if (class < DRM_SIMGPU_ENGINE_CLASS_COUNT)
+		snprintf(buf, size, "%s%u", class_names[class],
+			 engine & 0xffff);
+	else
+		snprintf(buf, size, "engine-%#x", engine);
+}
+
+static void json_report(const char *name,
+			const struct drm_simgpu_sample_report *r)
+{
+	unsigned int i;
+
+	printf(", \"%s\": {\"seqno\": %u, \"tag\": %u, ", name, r->seqno,
+	       r->tag);
+	printf("\"gpu_timestamp\": %llu, \"ctx_timestamp\": %u, ",
+	       (unsigned long long)r->gpu_timestamp, r->ctx_timestamp);
+	printf("\"engine\": %u, \"counters\": [", r->engine);
+	for (i = 0; i < ARRAY_SIZE(r->counters); i++)
+		printf("%s%llu", i ? ", " : "",
+		       (unsigned long long)r->counters[i]);
+	printf("]}");
+}
+
+static void print_workload(void)
+{
+	printf("busy=%lluns copy=%llu write=%u",
+	       (unsigned long long)opt.busy_ns,
+	       (unsigned long long)opt.copy_bytes, opt.writes);
+}
+
+static int cmd_stat(int argc, char **argv)
+{
+	struct drm_simgpu_query_counters *qc;
+	struct drm_simgpu_query_config *config;
+	uint32_t ids[MAX_COUNTERS];
+	unsigned int idx[MAX_COUNTERS];
+	uint64_t totals[MAX_COUNTERS] = {};
+	struct drm_simgpu_perfmon_create pc = {};
+	struct drm_simgpu_perfmon_get_values gv = {};
+	struct drm_simgpu_exec_queue_create qcr = {};
+	struct drm_simgpu_gem_create gc = {};
+	struct drm_simgpu_cmd *cmds;
+	struct layout l = {};
+	const struct drm_simgpu_sample_report *reports;
+	uint64_t job_cmds, work_ns;
+	unsigned int n, i, j;
+	char engine[32] = "?";
+	uint8_t *map;
+	int fd;
+
+	parse_stat_args(argc, argv);
+
+	fd = open_simgpu();
+	config = query_alloc(fd, DRM_SIMGPU_QUERY_CONFIG, "config");
+	qc = query_counters(fd);
+	if (qc->report_size < sizeof(*reports) || qc->report_size % 8)
+		die("unexpected report size %u", qc->report_size);
+	n = pick_counters(qc, ids, idx);
+
+	job_cmds = 2 + div_round_up(opt.busy_ns, NSEC_PER_SEC) +
+		   div_round_up(opt.copy_bytes, DRM_SIMGPU_COPY_MAX_BYTES) +
+		   opt.writes;
+	if (job_cmds > config->max_cmds)
+		bad_usage("a job of this workload has %llu commands, two SAMPLEs included; the device takes at most %u",
+			  (unsigned long long)job_cmds, config->max_cmds);
+	work_ns = opt.busy_ns + opt.copy_bytes;
+
+	/* Reports, then a page each for the COPY source and target and WRITE */
+	l.reports = 0;
+	l.src = div_round_up(2ULL * opt.jobs * qc->report_size, PAGE) * PAGE;
+	l.dst = l.src + PAGE;
+	l.writes = l.dst + PAGE;
+	l.size = l.writes + PAGE;
+	gc.size = l.size;
+	gc.region = DRM_SIMGPU_REGION_SYSTEM;
+	if (xioctl(fd, DRM_IOCTL_SIMGPU_GEM_CREATE, &gc))
+		die("allocating a buffer of %llu bytes",
+		    (unsigned long long)gc.size);
+	{
+		struct drm_simgpu_gem_mmap_offset m = { .handle = gc.handle };
+
+		if (xioctl(fd, DRM_IOCTL_SIMGPU_GEM_MMAP_OFFSET, &m))
+			die("DRM_IOCTL_SIMGPU_GEM_MMAP_OFFSET");
+		map = mmap(NULL, l.size, PROT_READ | PROT_WRITE, MAP_SHARED,
+			   fd, m.offset);
+		if (map == MAP_FAILED)
+			die("mmap");
+	}
+	/* Something to copy; reports that no SAMPLE wrote stay all ones */
+	memset(map + l.src, 0xa5, PAGE);
+	memset(map, 0xff, l.src);
+	reports = (const void *)map;
+
+	qcr.engine_class = opt.class;
+	qcr.engine_instance = opt.instance;
+	if (xioctl(fd, DRM_IOCTL_SIMGPU_EXEC_QUEUE_CREATE, &qcr))
+		die("creating an exec queue on %s%s", class_names[opt.class],
+		    opt.instance == DRM_SIMGPU_ENGINE_INSTANCE_ANY ?
+		    "" : " (no such instance?)");
+
+	pc.counters = (uintptr_t)ids;
+	pc.num_counters = n;
+	if (xioctl(fd, DRM_IOCTL_SIMGPU_PERFMON_CREATE, &pc))
+		die("DRM_IOCTL_SIMGPU_PERFMON_CREATE");
+
+	if (opt.global) {
+		struct drm_simgpu_perfmon_set_global sg = { .id = pc.id };
+
+		if (xioctl(fd, DRM_IOCTL_SIMGPU_PERFMON_SET_GLOBAL, &sg)) {
+			if (errno == EACCES || errno == EPERM)
+				die("--global needs CAP_PERFMON or CAP_SYS_ADMIN");
+			if (errno == EBUSY)
+				die("--global: another device-wide perfmon is set, or jobs with perfmons are in flight");
+			die("DRM_IOCTL_SIMGPU_PERFMON_SET_GLOBAL");
+		}
+	}
+
+	cmds = calloc(job_cmds, sizeof(*cmds));
+	if (!cmds)
+		die("calloc");
+	for (j = 0; j < opt.jobs; j++) {
+		struct drm_simgpu_submit s = {
+			.exec_queue_id = qcr.exec_queue_id,
+			.cmds = (uintptr_t)cmds,
+			/* The device-wide perfmon counts every job */
+			.perfmon_id = opt.global ? 0 : pc.id,
+		};
+
+		s.num_cmds = build_job(cmds, gc.handle, &l, qc->report_size, j);
+		if (xioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s))
+			die("submitting job %u", j + 1);
+	}
+
+	gv.id = pc.id;
+	gv.values = (uintptr_t)totals;
+	gv.num_values = n;
+	if (!opt.no_wait) {
+		gv.flags = DRM_SIMGPU_PERFMON_WAIT;
+		gv.timeout_ns = now_ns() + WAIT_SLACK_NS +
+				(work_ns > INT64_MAX / 2 / opt.jobs ?
+				 INT64_MAX / 2 : work_ns * opt.jobs);
+	}
+	if (xioctl(fd, DRM_IOCTL_SIMGPU_PERFMON_GET_VALUES, &gv))
+		die("DRM_IOCTL_SIMGPU_PERFMON_GET_VALUES");
+
+	/* The reports are written when the jobs are done */
+	{
+		struct drm_simgpu_wait_bo w = {
+			.handle = gc.handle,
+			.timeout_ns = now_ns() + WAIT_SLACK_NS +
+				      (work_ns > INT64_MAX / 2 / opt.jobs ?
+				       INT64_MAX / 2 : work_ns * opt.jobs),
+		};
+
+		if (xioctl(fd, DRM_IOCTL_SIMGPU_WAIT_BO, &w))
+			die("waiting for the jobs");
+	}
+
+	if (opt.global) {
+		struct drm_simgpu_perfmon_set_global sg = {
+			.flags = DRM_SIMGPU_PERFMON_CLEAR_GLOBAL,
+		};
+
+		if (xioctl(fd, DRM_IOCTL_SIMGPU_PERFMON_SET_GLOBAL, &sg))
+			die("clearing the device-wide perfmon");
+	}
+
+	for (j = 0; j < 2 * opt.jobs; j++)
+		if (reports[j].seqno != UINT32_MAX) {
+			engine_name(reports[j].engine, engine, sizeof(engine));
+			break;
+		}
+
+	if (opt.json) {
+		printf("{\"engine\": \"%s\", \"refclk_hz\": %llu, ", engine,
+		       (unsigned long long)config->refclk_hz);
+		printf("\"global\": %s, ", opt.global ? "true" : "false");
+		printf("\"workload\": {\"busy_ns\": %llu, ",
+		       (unsigned long long)opt.busy_ns);
+		printf("\"copy_bytes\": %llu, \"writes\": %u},\n",
+		       (unsigned long long)opt.copy_bytes, opt.writes);
+		printf(" \"counters\": [");
+		for (i = 0; i < n; i++) {
+			printf("%s", i ? ", " : "");
+			json_str(qc->counters[idx[i]].name);
+		}
+		printf("],\n \"jobs\": [");
+		for (j = 0; j < opt.jobs; j++) {
+			const struct drm_simgpu_sample_report *r =
+				&reports[2 * j];
+
+			printf("%s\n  {\"job\": %u", j ? "," : "", j + 1);
+			for (i = 0; i < 2; i++)
+				json_report(i ? "end" : "start", &r[i]);
+			printf(", \"counts\": {");
+			for (i = 0; i < n; i++) {
+				printf("%s", i ? ", " : "");
+				json_str(qc->counters[idx[i]].name);
+				printf(": %llu", (unsigned long long)
+				       (r[1].counters[i] - r[0].counters[i]));
+			}
+			printf("}}");
+		}
+		printf("\n ],\n \"total\": {\"seqno\": %llu, \"waited\": %s, \"counts\": {",
+		       (unsigned long long)gv.seqno,
+		       opt.no_wait ? "false" : "true");
+		for (i = 0; i < n; i++) {
+			printf("%s", i ? ", " : "");
+			json_str(qc->counters[idx[i]].name);
+			printf(": %llu", (unsigned long long)totals[i]);
+		}
+		printf("}}}\n");
+	} else {
+		printf("%u job%s of ", opt.jobs, opt.jobs == 1 ? "" : "s");
+		print_workload();
+		printf(" on %s, %s perfmon %u\n\n", engine,
+		       opt.global ? "device-wide" : "per-job", pc.id);
+		printf("%6s %11s %12s", "job", "seqnos", "gpu-ticks");
+		for (i = 0; i < n; i++)
+			printf(" %15s", qc->counters[idx[i]].name);
+		printf("\n");
+		for (j = 0; j < opt.jobs; j++) {
+			const struct drm_simgpu_sample_report *r =
+				&reports[2 * j];
+			char seqnos[24];
+
+			snprintf(seqnos, sizeof(seqnos), "%u-%u", r[0].seqno,
+				 r[1].seqno);
+			printf("%6u %11s %12llu", j + 1, seqnos,
+			       (unsigned long long)(r[1].gpu_timestamp -
+						    r[0].gpu_timestamp));
+			for (i = 0; i < n; i++)
+				printf(" %15llu", (unsigned long long)
+				       (r[1].counters[i] - r[0].counters[i]));
+			printf("\n");
+		}
+		printf("%-31s", "");
+		for (i = 0; i < n; i++)
+			printf(" %15s", qc->counters[idx[i]].unit);
+		printf("\n\ntotal, perfmon seqno %llu: ",
+		       (unsigned long long)gv.seqno);
+		if (gv.seqno)
+			printf("its jobs 1 to %llu", (unsigned long long)gv.seqno);
+		else
+			printf("no job counted yet");
+		printf("%s:\n", opt.no_wait ? " (read without waiting)" :
+		       opt.global ? " (every client's jobs)" : "");
+		for (i = 0; i < n; i++)
+			printf("  %-20s %15llu %s\n", qc->counters[idx[i]].name,
+			       (unsigned long long)totals[i],
+			       qc->counters[idx[i]].unit);
+	}
+
+	{
+		struct drm_simgpu_perfmon_destroy d = { .id = pc.id };
+
+		if (xioctl(fd, DRM_IOCTL_SIMGPU_PERFMON_DESTROY, &d))
+			die("DRM_IOCTL_SIMGPU_PERFMON_DESTROY");
+	}
+	free(cmds);
+	free(qc);
+	free(config);
+	munmap(map, l.size);
+	close(fd);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2)
+		bad_usage("no command (expected list or stat)");
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		print_help(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "list"))
+		return cmd_list(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "stat"))
+		return cmd_stat(argc - 1, argv + 1);
+	bad_usage("unknown command '%s' (expected list or stat)", argv[1]);
+}
