@@ -82,7 +82,7 @@ ccs=$(head -n 1 "$tmp/ccs")
 # A process that holds a simgpu fd until drmtop has listed it once, then
 # lives on without it.
 sh -c "exec 5< $node; while [ ! -e $tmp/close ]; do sleep 0.05; done
-	exec 5<&-; sleep 600" &
+	exec 5<&-; exec sleep 600" &
 holder=$!
 i=0
 while [ ! -e /proc/$holder/fd/5 ] && [ $i -lt 100 ]; do
