@@ -237,20 +237,20 @@ static void parse_workload(const char *arg)
 		if (!strcmp(tok, "busy")) {
 			if (!parse_scaled(val, time_units, &v) ||
 			    v > UINT64_MAX - opt.busy_ns)
-				bad_usage("bad busy time '%s' (expected a number of ns, us, ms or s)",
-					  val);
+				bad_usage("bad busy time '%s' (%s)", val,
+					  "expected a number of ns, us, ms or s");
 			opt.busy_ns += v;
 		} else if (!strcmp(tok, "copy")) {
 			if (!parse_scaled(val, size_units, &v) || v % 4 ||
 			    v > UINT32_MAX - opt.copy_bytes)
-				bad_usage("bad copy size '%s' (expected bytes, a multiple of 4, with an optional K or M)",
-					  val);
+				bad_usage("bad copy size '%s' (%s)", val,
+					  "expected bytes, a multiple of 4, with an optional K or M");
 			opt.copy_bytes += v;
 		} else if (!strcmp(tok, "write")) {
 			if (!parse_scaled(val, count_units, &v) ||
 			    v > UINT32_MAX - opt.writes)
-				bad_usage("bad write count '%s' (expected a number of WRITE commands)",
-					  val);
+				bad_usage("bad write count '%s' (%s)", val,
+					  "expected a number of WRITE commands");
 			opt.writes += v;
 		} else {
 			bad_usage("unknown workload '%s' (expected busy, copy or write)",
@@ -655,8 +655,10 @@ static int cmd_stat(int argc, char **argv)
 		   div_round_up(opt.copy_bytes, DRM_SIMGPU_COPY_MAX_BYTES) +
 		   opt.writes;
 	if (job_cmds > config->max_cmds)
-		bad_usage("a job of this workload has %llu commands, two SAMPLEs included; the device takes at most %u",
-			  (unsigned long long)job_cmds, config->max_cmds);
+		bad_usage("a job of this workload has %llu commands, %s %u",
+			  (unsigned long long)job_cmds,
+			  "two SAMPLEs included; the device takes at most",
+			  config->max_cmds);
 	work_ns = opt.busy_ns + opt.copy_bytes;
 
 	/* Reports, then a page each for the COPY source and target and WRITE */
@@ -704,7 +706,8 @@ static int cmd_stat(int argc, char **argv)
 			if (errno == EACCES || errno == EPERM)
 				die("--global needs CAP_PERFMON or CAP_SYS_ADMIN");
 			if (errno == EBUSY)
-				die("--global: another device-wide perfmon is set, or jobs with perfmons are in flight");
+				die("--global: %s",
+				    "another device-wide perfmon is set, or jobs with perfmons are in flight");
 			die("DRM_IOCTL_SIMGPU_PERFMON_SET_GLOBAL");
 		}
 	}

@@ -235,7 +235,7 @@ FIXTURE_TEARDOWN(perf)
  * @ns rounded up to whole ticks; as is when whole ticks are longer than a
  * millisecond (an odd refclk_hz), where counts are checked to a tick.
  */
-static uint64_t whole(const FIXTURE_DATA(perf) *self, uint64_t ns)
+static uint64_t whole(const FIXTURE_DATA(perf) * self, uint64_t ns)
 {
 	uint64_t u = self->tick_unit;
 
