@@ -620,10 +620,14 @@ static void touch(struct thr *t, uint8_t *p, uint64_t len, int prot)
 
 static void op_query(struct thr *t)
 {
-	uint64_t buf[128];
+	/*
+	 * Larger than any answer (the counters' is 1,872 bytes): a size
+	 * that lies about it must not let the kernel write past it
+	 */
+	uint64_t buf[512];
 	struct fctx *c = pick_ctx(t);
 	struct drm_simgpu_query q = {
-		.type = chance(t, 80) ? rn(t, 3) : fuzz_u32(t),
+		.type = chance(t, 80) ? rn(t, 4) : fuzz_u32(t),
 	};
 	bool vol;
 	int fd = pick_fd(t, c, &vol);
