@@ -1548,7 +1548,7 @@ static void perfmon_test_in_order(struct kunit *test)
 					&value, 1, &seqno), -ETIME);
 
 	KUNIT_EXPECT_EQ(test, pm_values(test, pm, DRM_SIMGPU_PERFMON_WAIT,
-					ktime_get_ns() + 10 * NSEC_PER_SEC,
+					ktime_get_ns() + 10ULL * NSEC_PER_SEC,
 					&value, 1, &seqno), 0);
 	KUNIT_EXPECT_EQ(test, seqno, 3);
 	/* The halted job counts 0 */
