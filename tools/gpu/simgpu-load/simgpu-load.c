@@ -22,7 +22,6 @@
 
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -32,7 +31,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -41,6 +39,8 @@
 #include <linux/compiler.h>
 
 #include <drm/simgpu_drm.h>
+
+#include "simgpu_tool.h"
 
 #define MAX_QUEUES	64
 #define MAX_CLIENTS	256
@@ -282,42 +282,6 @@ static void on_stop(int sig)
 	atomic_store(&stopping, true);
 }
 
-static int xioctl(int fd, unsigned long req, void *arg)
-{
-	int ret;
-
-	do {
-		ret = ioctl(fd, req, arg);
-	} while (ret == -1 && (errno == EINTR || errno == EAGAIN));
-	return ret;
-}
-
-/* Open the simgpu render node: the first renderD* whose driver is simgpu */
-static int open_simgpu(void)
-{
-	char path[64], name[32];
-	int minor, fd;
-
-	for (minor = 128; minor < 192; minor++) {
-		struct drm_version v = {
-			.name = name,
-			.name_len = sizeof(name) - 1,
-		};
-
-		snprintf(path, sizeof(path), "/dev/dri/renderD%d", minor);
-		fd = open(path, O_RDWR | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		memset(name, 0, sizeof(name));
-		if (!xioctl(fd, DRM_IOCTL_VERSION, &v) &&
-		    !strcmp(name, "simgpu"))
-			return fd;
-		close(fd);
-	}
-	errno = ENODEV;
-	return -1;
-}
-
 struct queue {
 	uint32_t id;
 	uint32_t syncs[MAX_IN_FLIGHT];
@@ -335,7 +299,7 @@ static bool wait_sync(int fd, uint32_t handle, bool poll)
 		.timeout_nsec = poll ? 0 : INT64_MAX,
 	};
 
-	if (!xioctl(fd, DRM_IOCTL_SYNCOBJ_WAIT, &w))
+	if (!sg_ioctl(fd, DRM_IOCTL_SYNCOBJ_WAIT, &w))
 		return true;
 	if (poll && errno == ETIME)
 		return false;
@@ -383,7 +347,7 @@ static void submit_periods(int fd, struct queue *q, unsigned int in_flight,
 	/* All queued work done before this job: the engine idled for us */
 	if (q->submitted && wait_sync(fd, q->syncs[prev], true))
 		q->starved++;
-	if (xioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s))
+	if (sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s))
 		die("DRM_IOCTL_SIMGPU_SUBMIT");
 	q->submitted = true;
 	q->next = (q->next + 1) % in_flight;
@@ -398,7 +362,7 @@ static uint32_t query_max_cmds(int fd)
 		.data = (uintptr_t)&config,
 	};
 
-	if (xioctl(fd, DRM_IOCTL_SIMGPU_QUERY, &q))
+	if (sg_ioctl(fd, DRM_IOCTL_SIMGPU_QUERY, &q))
 		die("DRM_IOCTL_SIMGPU_QUERY");
 	return config.max_cmds;
 }
@@ -415,12 +379,12 @@ static void alloc_buffers(int fd)
 		struct drm_simgpu_gem_mmap_offset m = {};
 		void *p;
 
-		if (xioctl(fd, DRM_IOCTL_SIMGPU_GEM_CREATE, &c))
+		if (sg_ioctl(fd, DRM_IOCTL_SIMGPU_GEM_CREATE, &c))
 			die("allocating %llu bytes in %s",
 			    (unsigned long long)c.size,
 			    c.region ? "vram0" : "memory");
 		m.handle = c.handle;
-		if (xioctl(fd, DRM_IOCTL_SIMGPU_GEM_MMAP_OFFSET, &m))
+		if (sg_ioctl(fd, DRM_IOCTL_SIMGPU_GEM_MMAP_OFFSET, &m))
 			die("DRM_IOCTL_SIMGPU_GEM_MMAP_OFFSET");
 		p = mmap(NULL, c.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
 			 m.offset);
@@ -489,7 +453,7 @@ static void __noreturn client(int ready_fd)
 			.engine_instance = opt.instance,
 		};
 
-		if (xioctl(fd, DRM_IOCTL_SIMGPU_EXEC_QUEUE_CREATE, &c))
+		if (sg_ioctl(fd, DRM_IOCTL_SIMGPU_EXEC_QUEUE_CREATE, &c))
 			die("creating an exec queue on %s%s",
 			    class_names[opt.class],
 			    opt.instance == DRM_SIMGPU_ENGINE_INSTANCE_ANY ?
@@ -500,7 +464,7 @@ static void __noreturn client(int ready_fd)
 				.flags = DRM_SYNCOBJ_CREATE_SIGNALED,
 			};
 
-			if (xioctl(fd, DRM_IOCTL_SYNCOBJ_CREATE, &sc))
+			if (sg_ioctl(fd, DRM_IOCTL_SYNCOBJ_CREATE, &sc))
 				die("DRM_IOCTL_SYNCOBJ_CREATE");
 			queues[i].syncs[j] = sc.handle;
 		}

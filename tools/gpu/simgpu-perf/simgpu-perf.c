@@ -21,7 +21,6 @@
 
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -29,7 +28,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
@@ -37,6 +35,8 @@
 #include <linux/compiler.h>
 
 #include <drm/simgpu_drm.h>
+
+#include "simgpu_tool.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define NSEC_PER_SEC	1000000000ULL
@@ -141,16 +141,6 @@ static void __noreturn __printf(1, 2) die(const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, ": %s\n", strerror(err));
 	exit(1);
-}
-
-static int xioctl(int fd, unsigned long req, void *arg)
-{
-	int ret;
-
-	do {
-		ret = ioctl(fd, req, arg);
-	} while (ret == -1 && (errno == EINTR || errno == EAGAIN));
-	return ret;
 }
 
 static uint64_t now_ns(void)
@@ -328,30 +318,14 @@ static void parse_stat_args(int argc, char **argv)
 
 /* --- the device -------------------------------------------------------------- */
 
-/* Open the simgpu render node: the first renderD* whose driver is simgpu */
-static int open_simgpu(void)
+/* The simgpu render node (simgpu_tool.h); exit(1) when there is none */
+static int open_device(void)
 {
-	char path[64], name[32];
-	int minor, fd;
+	int fd = open_simgpu();
 
-	for (minor = 128; minor < 192; minor++) {
-		struct drm_version v = {
-			.name = name,
-			.name_len = sizeof(name) - 1,
-		};
-
-		snprintf(path, sizeof(path), "/dev/dri/renderD%d", minor);
-		fd = open(path, O_RDWR | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		memset(name, 0, sizeof(name));
-		if (!xioctl(fd, DRM_IOCTL_VERSION, &v) &&
-		    !strcmp(name, "simgpu"))
-			return fd;
-		close(fd);
-	}
-	errno = ENODEV;
-	die("no simgpu render node in /dev/dri");
+	if (fd < 0)
+		die("no simgpu render node in /dev/dri");
+	return fd;
 }
 
 /* DRM_IOCTL_SIMGPU_QUERY of @type into a new buffer */
@@ -360,7 +334,7 @@ static void *query_alloc(int fd, uint32_t type, const char *what)
 	struct drm_simgpu_query q = { .type = type };
 	void *buf;
 
-	if (xioctl(fd, DRM_IOCTL_SIMGPU_QUERY, &q)) {
+	if (sg_ioctl(fd, DRM_IOCTL_SIMGPU_QUERY, &q)) {
 		if (errno == EINVAL && type == DRM_SIMGPU_QUERY_COUNTERS)
 			die("this simgpu driver has no performance counters (the %s query)",
 			    what);
@@ -370,7 +344,7 @@ static void *query_alloc(int fd, uint32_t type, const char *what)
 	if (!buf)
 		die("calloc");
 	q.data = (uintptr_t)buf;
-	if (xioctl(fd, DRM_IOCTL_SIMGPU_QUERY, &q))
+	if (sg_ioctl(fd, DRM_IOCTL_SIMGPU_QUERY, &q))
 		die("DRM_IOCTL_SIMGPU_QUERY %s", what);
 	return buf;
 }
@@ -441,7 +415,7 @@ static int cmd_list(int argc, char **argv)
 	if (optind < argc)
 		bad_usage("unexpected argument '%s'", argv[optind]);
 
-	fd = open_simgpu();
+	fd = open_device();
 	qc = query_counters(fd);
 
 	if (opt.json) {
@@ -644,7 +618,7 @@ static int cmd_stat(int argc, char **argv)
 
 	parse_stat_args(argc, argv);
 
-	fd = open_simgpu();
+	fd = open_device();
 	config = query_alloc(fd, DRM_SIMGPU_QUERY_CONFIG, "config");
 	qc = query_counters(fd);
 	if (qc->report_size < sizeof(*reports) || qc->report_size % 8)
@@ -669,13 +643,13 @@ static int cmd_stat(int argc, char **argv)
 	l.size = l.writes + PAGE;
 	gc.size = l.size;
 	gc.region = DRM_SIMGPU_REGION_SYSTEM;
-	if (xioctl(fd, DRM_IOCTL_SIMGPU_GEM_CREATE, &gc))
+	if (sg_ioctl(fd, DRM_IOCTL_SIMGPU_GEM_CREATE, &gc))
 		die("allocating a buffer of %llu bytes",
 		    (unsigned long long)gc.size);
 	{
 		struct drm_simgpu_gem_mmap_offset m = { .handle = gc.handle };
 
-		if (xioctl(fd, DRM_IOCTL_SIMGPU_GEM_MMAP_OFFSET, &m))
+		if (sg_ioctl(fd, DRM_IOCTL_SIMGPU_GEM_MMAP_OFFSET, &m))
 			die("DRM_IOCTL_SIMGPU_GEM_MMAP_OFFSET");
 		map = mmap(NULL, l.size, PROT_READ | PROT_WRITE, MAP_SHARED,
 			   fd, m.offset);
@@ -689,20 +663,20 @@ static int cmd_stat(int argc, char **argv)
 
 	qcr.engine_class = opt.class;
 	qcr.engine_instance = opt.instance;
-	if (xioctl(fd, DRM_IOCTL_SIMGPU_EXEC_QUEUE_CREATE, &qcr))
+	if (sg_ioctl(fd, DRM_IOCTL_SIMGPU_EXEC_QUEUE_CREATE, &qcr))
 		die("creating an exec queue on %s%s", class_names[opt.class],
 		    opt.instance == DRM_SIMGPU_ENGINE_INSTANCE_ANY ?
 		    "" : " (no such instance?)");
 
 	pc.counters = (uintptr_t)ids;
 	pc.num_counters = n;
-	if (xioctl(fd, DRM_IOCTL_SIMGPU_PERFMON_CREATE, &pc))
+	if (sg_ioctl(fd, DRM_IOCTL_SIMGPU_PERFMON_CREATE, &pc))
 		die("DRM_IOCTL_SIMGPU_PERFMON_CREATE");
 
 	if (opt.global) {
 		struct drm_simgpu_perfmon_set_global sg = { .id = pc.id };
 
-		if (xioctl(fd, DRM_IOCTL_SIMGPU_PERFMON_SET_GLOBAL, &sg)) {
+		if (sg_ioctl(fd, DRM_IOCTL_SIMGPU_PERFMON_SET_GLOBAL, &sg)) {
 			if (errno == EACCES || errno == EPERM)
 				die("--global needs CAP_PERFMON or CAP_SYS_ADMIN");
 			if (errno == EBUSY)
@@ -724,7 +698,7 @@ static int cmd_stat(int argc, char **argv)
 		};
 
 		s.num_cmds = build_job(cmds, gc.handle, &l, qc->report_size, j);
-		if (xioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s))
+		if (sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s))
 			die("submitting job %u", j + 1);
 	}
 
@@ -737,7 +711,7 @@ static int cmd_stat(int argc, char **argv)
 				(work_ns > INT64_MAX / 2 / opt.jobs ?
 				 INT64_MAX / 2 : work_ns * opt.jobs);
 	}
-	if (xioctl(fd, DRM_IOCTL_SIMGPU_PERFMON_GET_VALUES, &gv))
+	if (sg_ioctl(fd, DRM_IOCTL_SIMGPU_PERFMON_GET_VALUES, &gv))
 		die("DRM_IOCTL_SIMGPU_PERFMON_GET_VALUES");
 
 	/* The reports are written when the jobs are done */
@@ -749,7 +723,7 @@ static int cmd_stat(int argc, char **argv)
 				       INT64_MAX / 2 : work_ns * opt.jobs),
 		};
 
-		if (xioctl(fd, DRM_IOCTL_SIMGPU_WAIT_BO, &w))
+		if (sg_ioctl(fd, DRM_IOCTL_SIMGPU_WAIT_BO, &w))
 			die("waiting for the jobs");
 	}
 
@@ -758,7 +732,7 @@ static int cmd_stat(int argc, char **argv)
 			.flags = DRM_SIMGPU_PERFMON_CLEAR_GLOBAL,
 		};
 
-		if (xioctl(fd, DRM_IOCTL_SIMGPU_PERFMON_SET_GLOBAL, &sg))
+		if (sg_ioctl(fd, DRM_IOCTL_SIMGPU_PERFMON_SET_GLOBAL, &sg))
 			die("clearing the device-wide perfmon");
 	}
 
@@ -851,7 +825,7 @@ static int cmd_stat(int argc, char **argv)
 	{
 		struct drm_simgpu_perfmon_destroy d = { .id = pc.id };
 
-		if (xioctl(fd, DRM_IOCTL_SIMGPU_PERFMON_DESTROY, &d))
+		if (sg_ioctl(fd, DRM_IOCTL_SIMGPU_PERFMON_DESTROY, &d))
 			die("DRM_IOCTL_SIMGPU_PERFMON_DESTROY");
 	}
 	free(cmds);

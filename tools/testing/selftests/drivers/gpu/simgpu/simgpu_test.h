@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Helpers of the simgpu selftests and benchmark: finding the device and
- * ioctl wrappers returning 0 or -errno. The tests themselves use
+ * Helpers of the simgpu selftests and benchmark: ioctl wrappers returning
+ * 0 or -errno, over sg_ioctl() and open_simgpu() of simgpu_tool.h, which
+ * the tools in tools/gpu/ use too. The tests themselves use
  * kselftest_harness.h.
  *
  * Copyright (c) 2026 The simgpu authors
@@ -25,6 +26,8 @@
 #include <unistd.h>
 
 #include <drm/simgpu_drm.h>
+
+#include "simgpu_tool.h"
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof(*(a)))
@@ -107,43 +110,6 @@ static inline uint64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
-static inline int sg_ioctl(int fd, unsigned long req, void *arg)
-{
-	int ret;
-
-	do {
-		ret = ioctl(fd, req, arg);
-	} while (ret == -1 && (errno == EINTR || errno == EAGAIN));
-
-	return ret ? -errno : 0;
-}
-
-/* The first render node whose driver is simgpu, or -ENODEV */
-static inline int open_simgpu(void)
-{
-	char path[64], name[32];
-	int minor, fd;
-
-	for (minor = 128; minor < 192; minor++) {
-		struct drm_version v = {
-			.name = name,
-			.name_len = sizeof(name) - 1,
-		};
-
-		snprintf(path, sizeof(path), "/dev/dri/renderD%d", minor);
-		fd = open(path, O_RDWR | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		memset(name, 0, sizeof(name));
-		if (!sg_ioctl(fd, DRM_IOCTL_VERSION, &v) &&
-		    !strcmp(name, "simgpu"))
-			return fd;
-		close(fd);
-	}
-
-	return -ENODEV;
 }
 
 /*

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * simgpu_tool.h - finding and driving the simgpu device from userspace
+ *
+ * Copyright (c) 2026 The simgpu authors
+ *
+ * The helpers simgpu-load, simgpu-perf and the simgpu kselftests share, as
+ * static inline functions, so that each program builds from its own single
+ * source file. They return 0 or a negative errno and leave errno set, which
+ * suits both the tools (that print strerror(errno) and exit) and the tests
+ * (that compare the return value with an expected -errno).
+ */
+#ifndef __SIMGPU_TOOL_H
+#define __SIMGPU_TOOL_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <drm/drm.h>
+
+/**
+ * sg_ioctl() - ioctl() restarted on EINTR and EAGAIN
+ * @fd: the DRM file
+ * @req: the ioctl number
+ * @arg: its argument
+ *
+ * A signal (simgpu-load's SIGTERM, a test's timer) or a busy device must
+ * not turn into a spurious failure.
+ *
+ * Return: 0, or -errno with errno set.
+ */
+static inline int sg_ioctl(int fd, unsigned long req, void *arg)
+{
+	int ret;
+
+	do {
+		ret = ioctl(fd, req, arg);
+	} while (ret == -1 && (errno == EINTR || errno == EAGAIN));
+
+	return ret ? -errno : 0;
+}
+
+/**
+ * open_simgpu() - open the simgpu render node
+ *
+ * Opens /dev/dri/renderD128 to renderD191 in turn and keeps the first one
+ * whose DRM_IOCTL_VERSION names the driver "simgpu": the node numbers say
+ * nothing about the driver behind them.
+ *
+ * Return: the file descriptor (O_CLOEXEC), or -ENODEV with errno set when
+ * no render node is simgpu's or none could be opened (not root).
+ */
+static inline int open_simgpu(void)
+{
+	char path[64], name[32];
+	int minor, fd;
+
+	for (minor = 128; minor < 192; minor++) {
+		struct drm_version v = {
+			.name = name,
+			.name_len = sizeof(name) - 1,
+		};
+
+		snprintf(path, sizeof(path), "/dev/dri/renderD%d", minor);
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		memset(name, 0, sizeof(name));
+		if (!sg_ioctl(fd, DRM_IOCTL_VERSION, &v) &&
+		    !strcmp(name, "simgpu"))
+			return fd;
+		close(fd);
+	}
+
+	errno = ENODEV;
+	return -ENODEV;
+}
+
+#endif /* __SIMGPU_TOOL_H */
