@@ -309,6 +309,7 @@ void fdinfo_reset(struct fdinfo *fi)
 		       fi->region_idx.size * sizeof(size_t));
 	fi->lines = 0;
 	fi->malformed = 0;
+	fi->dups = 0;
 	fi->size = 0;
 }
 
@@ -503,22 +504,119 @@ static int add_extra(struct fdinfo *fi, const struct fdinfo_line *l)
 	return 0;
 }
 
+/* The value of a line with a numeric key, ready to be stored. */
+struct line_value {
+	enum fdinfo_key k;
+	enum fdinfo_mem_kind mk;
+	const char *sfx;	/* engine class or region */
+	size_t sfx_len;
+	uint64_t v;		/* bytes, Hz, ns or a plain number */
+};
+
+/* Parse the value of a numeric key into lv. Returns 1 if malformed, 0. */
+static int line_value(const struct fdinfo_line *l, struct line_value *lv)
+{
+	const char *unit;
+	size_t unit_len;
+	uint64_t v;
+
+	if (fdinfo_parse_uint(l->val, l->val_len, &v, &unit, &unit_len))
+		return 1;
+
+	switch (lv->k) {
+	case FDINFO_KEY_CLIENT_ID:
+		if (unit_len)
+			return 1;
+		break;
+	case FDINFO_KEY_MEM:
+		if (fdinfo_mem_bytes(v, unit, unit_len, &v))
+			return 1;
+		break;
+	case FDINFO_KEY_ENGINE:
+		if (unit_len && !unit_is(unit, unit_len, "ns"))
+			return 1;
+		break;
+	case FDINFO_KEY_MAXFREQ:
+	case FDINFO_KEY_CURFREQ:
+		if (fdinfo_freq_hz(v, unit, unit_len, &v))
+			return 1;
+		break;
+	default:
+		if (unit_len)
+			return 1;
+		/* zero capacity is not allowed: ignore it */
+		if (lv->k == FDINFO_KEY_ENGINE_CAPACITY && v == 0)
+			return 1;
+		break;
+	}
+	lv->v = v;
+	return 0;
+}
+
+/* Set a value and its flag; whether the flag was set already. */
+static bool store(bool *has, uint64_t *field, uint64_t v)
+{
+	bool was = *has;
+
+	*has = true;
+	*field = v;
+	return was;
+}
+
+/*
+ * Store a parsed value. Returns 1 when it replaced one of the same key
+ * (the last one counts), 0, or -ENOMEM.
+ */
+static int store_value(struct fdinfo *fi, const struct line_value *lv)
+{
+	struct fdinfo_engine *e;
+	struct fdinfo_region *r;
+	bool dup;
+
+	if (lv->k == FDINFO_KEY_CLIENT_ID)
+		return store(&fi->has_client_id, &fi->client_id, lv->v);
+	if (lv->k == FDINFO_KEY_MEM) {
+		r = get_region(fi, lv->sfx, lv->sfx_len);
+		if (!r)
+			return -ENOMEM;
+		dup = r->present & (1u << lv->mk);
+		r->present |= 1u << lv->mk;
+		r->bytes[lv->mk] = lv->v;
+		return dup;
+	}
+
+	e = get_engine(fi, lv->sfx, lv->sfx_len);
+	if (!e)
+		return -ENOMEM;
+	switch (lv->k) {
+	case FDINFO_KEY_ENGINE:
+		return store(&e->has_ns, &e->ns, lv->v);
+	case FDINFO_KEY_CYCLES:
+		return store(&e->has_cycles, &e->cycles, lv->v);
+	case FDINFO_KEY_TOTAL_CYCLES:
+		return store(&e->has_total_cycles, &e->total_cycles, lv->v);
+	case FDINFO_KEY_ENGINE_CAPACITY:
+		return store(&e->has_capacity, &e->capacity, lv->v);
+	case FDINFO_KEY_MAXFREQ:
+		return store(&e->has_maxfreq, &e->maxfreq_hz, lv->v);
+	case FDINFO_KEY_CURFREQ:
+		return store(&e->has_curfreq, &e->curfreq_hz, lv->v);
+	default:
+		return 0;
+	}
+}
+
 /* Returns 1 if malformed, 0 if parsed, -ENOMEM. */
 static int parse_line(struct fdinfo *fi, const struct fdinfo_line *l)
 {
-	enum fdinfo_mem_kind mk = FDINFO_MEM_TOTAL;
-	struct fdinfo_engine *e;
-	struct fdinfo_region *r;
-	const char *sfx, *unit;
-	size_t sfx_len, unit_len;
-	enum fdinfo_key k;
-	uint64_t v;
+	struct line_value lv = { .mk = FDINFO_MEM_TOTAL };
+	int ret;
 
 	if (!l->has_colon || l->has_nul || l->key_has_ws)
 		return 1;
-	k = classify(l->key, l->key_len, &sfx, &sfx_len, &mk);
+	lv.k = classify(l->key, l->key_len, &lv.sfx, &lv.sfx_len, &lv.mk);
 
-	switch (k) {
+	switch (lv.k) {
 	case FDINFO_KEY_INVALID:
 		/*
 		 * A key outside the drm- namespace (amdgpu's "pasid") is the
@@ -541,73 +639,12 @@ static int parse_line(struct fdinfo *fi, const struct fdinfo_line *l)
 		break;
 	}
 
-	if (fdinfo_parse_uint(l->val, l->val_len, &v, &unit, &unit_len))
+	if (line_value(l, &lv))
 		return 1;
-
-	if (k == FDINFO_KEY_CLIENT_ID) {
-		if (unit_len)
-			return 1;
-		fi->has_client_id = true;
-		fi->client_id = v;
-		return 0;
-	}
-	if (k == FDINFO_KEY_MEM) {
-		uint64_t bytes;
-
-		if (fdinfo_mem_bytes(v, unit, unit_len, &bytes))
-			return 1;
-		r = get_region(fi, sfx, sfx_len);
-		if (!r)
-			return -ENOMEM;
-		r->present |= 1u << mk;
-		r->bytes[mk] = bytes;
-		return 0;
-	}
-
-	/* engine keys */
-	if (k == FDINFO_KEY_ENGINE) {
-		if (unit_len && !unit_is(unit, unit_len, "ns"))
-			return 1;
-	} else if (k == FDINFO_KEY_MAXFREQ || k == FDINFO_KEY_CURFREQ) {
-		if (fdinfo_freq_hz(v, unit, unit_len, &v))
-			return 1;
-	} else if (unit_len) {
-		return 1;
-	}
-	if (k == FDINFO_KEY_ENGINE_CAPACITY && v == 0)
-		return 1;	/* zero capacity is not allowed: ignore */
-
-	e = get_engine(fi, sfx, sfx_len);
-	if (!e)
-		return -ENOMEM;
-	switch (k) {
-	case FDINFO_KEY_ENGINE:
-		e->has_ns = true;
-		e->ns = v;
-		break;
-	case FDINFO_KEY_CYCLES:
-		e->has_cycles = true;
-		e->cycles = v;
-		break;
-	case FDINFO_KEY_TOTAL_CYCLES:
-		e->has_total_cycles = true;
-		e->total_cycles = v;
-		break;
-	case FDINFO_KEY_ENGINE_CAPACITY:
-		e->has_capacity = true;
-		e->capacity = v;
-		break;
-	case FDINFO_KEY_MAXFREQ:
-		e->has_maxfreq = true;
-		e->maxfreq_hz = v;
-		break;
-	case FDINFO_KEY_CURFREQ:
-		e->has_curfreq = true;
-		e->curfreq_hz = v;
-		break;
-	default:
-		break;
-	}
+	ret = store_value(fi, &lv);
+	if (ret < 0)
+		return ret;
+	fi->dups += ret;
 	return 0;
 }
 
@@ -630,6 +667,89 @@ int fdinfo_parse(struct fdinfo *fi, const char *buf, size_t len)
 			fi->malformed++;
 	}
 	return 0;
+}
+
+/* Length of the common prefix of a and b, of at most len bytes. */
+static size_t common_prefix(const char *a, const char *b, size_t len)
+{
+	size_t i = 0;
+	uint64_t x, y;
+
+	for (; i + sizeof(x) <= len; i += sizeof(x)) {
+		memcpy(&x, a + i, sizeof(x));
+		memcpy(&y, b + i, sizeof(y));
+		if (x != y)
+			break;
+	}
+	while (i < len && a[i] == b[i])
+		i++;
+	return i;
+}
+
+/* Changed lines fdinfo_update() handles; more are parsed from scratch. */
+#define UPDATE_MAX	64
+
+int fdinfo_update(struct fdinfo *fi, const char *old, size_t old_len,
+		  const char *buf, size_t len)
+{
+	const char *o = old, *oe = old + old_len, *n = buf, *ne = buf + len;
+	struct line_value upd[UPDATE_MAX];
+	unsigned int lineno = 0;
+	size_t i, k, d, nupd = 0;
+	struct fdinfo_line ln;
+	int ret;
+
+	if (fi->malformed || fi->dups)
+		return 0;
+	for (;;) {
+		k = common_prefix(o, n, oe - o < ne - n ? oe - o : ne - n);
+		if (o + k == oe && n + k == ne)
+			break;
+		/* back to the start of the line that differs, in both */
+		for (d = 0; k && o[k - 1] != '\n'; d++)
+			k--;
+		o += k;
+		n += k;
+		/*
+		 * The key is the same when the line's ':' comes before the
+		 * first byte that differs. Then on to the next line in both.
+		 */
+		if (o == oe || !fdinfo_next_line(&n, ne, &lineno, &ln) ||
+		    !ln.has_colon || ln.key_len >= d || ln.has_nul)
+			return 0;	/* a line more or less, another key */
+		o = memchr(o + d, '\n', oe - o - d);
+		o = o ? o + 1 : oe;
+
+		upd[nupd].mk = FDINFO_MEM_TOTAL;
+		upd[nupd].k = classify(ln.key, ln.key_len, &upd[nupd].sfx,
+				       &upd[nupd].sfx_len, &upd[nupd].mk);
+		switch (upd[nupd].k) {
+		case FDINFO_KEY_GENERIC:
+		case FDINFO_KEY_INVALID:
+			continue;	/* pos, flags...: nothing kept */
+		case FDINFO_KEY_ENGINE_CAPACITY:
+		case FDINFO_KEY_ENGINE:
+		case FDINFO_KEY_TOTAL_CYCLES:
+		case FDINFO_KEY_CYCLES:
+		case FDINFO_KEY_MAXFREQ:
+		case FDINFO_KEY_CURFREQ:
+		case FDINFO_KEY_MEM:
+			break;
+		default:
+			return 0;	/* strings, the client id, extras */
+		}
+		if (nupd == UPDATE_MAX || line_value(&ln, &upd[nupd]))
+			return 0;
+		nupd++;
+	}
+
+	for (i = 0; i < nupd; i++) {
+		ret = store_value(fi, &upd[i]);
+		if (ret < 0)
+			return ret;
+	}
+	fi->size = fi->size - old_len + len;
+	return 1;
 }
 
 struct fdinfo_engine *fdinfo_find_engine(const struct fdinfo *fi,

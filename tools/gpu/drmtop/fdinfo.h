@@ -105,6 +105,7 @@ struct fdinfo {
 
 	unsigned int lines;		/* non-empty lines seen */
 	unsigned int malformed;		/* lines breaking drm-usage-stats */
+	unsigned int dups;		/* values given again (the last counts) */
 	size_t size;			/* bytes of input */
 };
 
@@ -157,6 +158,18 @@ void fdinfo_free(struct fdinfo *fi);
 void fdinfo_reset(struct fdinfo *fi);
 /* Parse buf (need not be NUL terminated, may contain NULs). -ENOMEM only. */
 int fdinfo_parse(struct fdinfo *fi, const char *buf, size_t len);
+/*
+ * From one read to the next, a client's file usually changes in its
+ * counters only. fi was parsed, by fdinfo_parse() alone after a reset, from
+ * old (old_len bytes); when buf has the same lines with the same keys and
+ * only numeric values changed, parse the changed lines into fi, which then
+ * holds what fdinfo_parse() would give for buf, and return 1. Return 0,
+ * fi unchanged, when buf must be parsed from scratch: another layout, a
+ * changed string, client id or extra key, a value that is malformed, or
+ * fi had malformed lines or values given twice. -ENOMEM.
+ */
+int fdinfo_update(struct fdinfo *fi, const char *old, size_t old_len,
+		  const char *buf, size_t len);
 
 struct fdinfo_engine *fdinfo_find_engine(const struct fdinfo *fi,
 					 const char *name);

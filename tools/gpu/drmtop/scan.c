@@ -386,8 +386,9 @@ static void client_take_sample(struct drm_scan *s, struct drm_client *c,
 }
 
 /*
- * Keep the text of the client's latest sample (len bytes of s->buf) to
- * recognise an unchanged file; len 0 (or no memory) forgets it.
+ * Keep the text of the client's latest sample (len bytes of s->buf), to
+ * parse only what changes in the next one; len 0 (or no memory) forgets
+ * it.
  */
 static void client_keep_raw(struct drm_scan *s, struct drm_client *c,
 			    size_t len)
@@ -556,8 +557,9 @@ static int parse_fdinfo(struct drm_scan *s, ssize_t n, bool truncated)
 	return !!s->scratch.driver;
 }
 
+/* As above; *raw_len is the length of the text in s->buf, 0 if cut. */
 static int read_fdinfo(struct drm_scan *s, pid_t pid, int fd, int *info_fd,
-		       uint64_t *ts)
+		       uint64_t *ts, size_t *raw_len)
 {
 	bool truncated;
 	ssize_t n;
@@ -567,6 +569,7 @@ static int read_fdinfo(struct drm_scan *s, pid_t pid, int fd, int *info_fd,
 	if (n < 0)
 		return n;
 	*ts = now_ns();
+	*raw_len = truncated ? 0 : n;
 	return parse_fdinfo(s, n, truncated);
 }
 
@@ -584,10 +587,11 @@ static void handle_drm_fd(struct drm_scan *s, pid_t pid, int fd, dev_t rdev,
 	struct drm_client *c;
 	const char *key;
 	int ret, info_fd = -1;
-	char *dup;
+	size_t raw_len = 0;
 	uint64_t ts = 0;
+	char *dup;
 
-	ret = read_fdinfo(s, pid, fd, &info_fd, &ts);
+	ret = read_fdinfo(s, pid, fd, &info_fd, &ts, &raw_len);
 	if (ret <= 0) {
 		if (ret < 0)
 			note_read_error(s, pid, ret);
@@ -607,13 +611,14 @@ static void handle_drm_fd(struct drm_scan *s, pid_t pid, int fd, dev_t rdev,
 			goto out;
 		}
 	}
-	if (!*comm)
-		*comm = read_comm(s, pid);
-	client_add_fd(s, c, pid, fd, *comm, &info_fd);
+	/* the text, for the next refresh to parse only what changed */
 	if (c->gen != s->gen) {
 		client_take_sample(s, c, ts);
-		client_keep_raw(s, c, 0);	/* s->buf holds comm by now */
+		client_keep_raw(s, c, raw_len);
 	}
+	if (!*comm)
+		*comm = read_comm(s, pid);	/* into s->buf */
+	client_add_fd(s, c, pid, fd, *comm, &info_fd);
 out:
 	drop_held(s, &info_fd);
 }
@@ -744,15 +749,15 @@ static void sample_client(struct drm_scan *s, struct drm_client *c,
 		s->files_read++;
 		ts = now_ns();
 		/*
-		 * The same text as the previous sample (an idle client): the
-		 * parse would give the same sample, keep it. Only the time of
-		 * the sample moves.
+		 * The text of the previous sample with some counters moved
+		 * (the usual case) or none: parse the lines that changed.
 		 */
-		if (n >= 0 && !truncated && c->raw && (size_t)n == c->raw_len &&
-		    !memcmp(c->raw, s->buf, n)) {
+		if (n >= 0 && !truncated && c->raw &&
+		    fdinfo_update(&c->info, c->raw, c->raw_len, s->buf, n) == 1) {
 			c->ts_ns = ts;
 			c->gen = s->gen;
 			c->nsamples++;
+			client_keep_raw(s, c, n);
 			return;
 		}
 		ret = n < 0 ? (int)n : parse_fdinfo(s, n, truncated);

@@ -184,6 +184,202 @@ static void test_fixtures(void)
 	fdinfo_free(&fi);
 }
 
+static bool str_same(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* Whether a and b hold the same sample (the allocations aside). */
+static bool fdinfo_same(const struct fdinfo *a, const struct fdinfo *b)
+{
+	size_t i;
+
+	if (!str_same(a->driver, b->driver) || !str_same(a->pdev, b->pdev) ||
+	    !str_same(a->client_name, b->client_name) ||
+	    a->has_client_id != b->has_client_id ||
+	    a->client_id != b->client_id || a->n_engines != b->n_engines ||
+	    a->n_regions != b->n_regions || a->n_extra != b->n_extra ||
+	    a->lines != b->lines || a->malformed != b->malformed ||
+	    a->dups != b->dups || a->size != b->size)
+		return false;
+	for (i = 0; i < a->n_engines; i++) {
+		const struct fdinfo_engine *x = &a->engines[i], *y = &b->engines[i];
+
+		if (strcmp(x->name, y->name) || x->has_ns != y->has_ns ||
+		    x->has_cycles != y->has_cycles ||
+		    x->has_total_cycles != y->has_total_cycles ||
+		    x->has_capacity != y->has_capacity ||
+		    x->has_maxfreq != y->has_maxfreq ||
+		    x->has_curfreq != y->has_curfreq || x->ns != y->ns ||
+		    x->cycles != y->cycles ||
+		    x->total_cycles != y->total_cycles ||
+		    x->capacity != y->capacity ||
+		    x->maxfreq_hz != y->maxfreq_hz ||
+		    x->curfreq_hz != y->curfreq_hz)
+			return false;
+	}
+	for (i = 0; i < a->n_regions; i++)
+		if (strcmp(a->regions[i].name, b->regions[i].name) ||
+		    a->regions[i].present != b->regions[i].present ||
+		    memcmp(a->regions[i].bytes, b->regions[i].bytes,
+			   sizeof(a->regions[i].bytes)))
+			return false;
+	for (i = 0; i < a->n_extra; i++)
+		if (strcmp(a->extra[i].key, b->extra[i].key) ||
+		    strcmp(a->extra[i].value, b->extra[i].value))
+			return false;
+	return true;
+}
+
+/* fdinfo_update() of fi, parsed from old, with text; 1, 0 or -ENOMEM */
+static int update_str(struct fdinfo *fi, const char *old, const char *text)
+{
+	fdinfo_reset(fi);
+	fdinfo_parse(fi, old, strlen(old));
+	return fdinfo_update(fi, old, strlen(old), text, strlen(text));
+}
+
+static void test_update(void)
+{
+	static const char base[] =
+		"pos:\t0\nflags:\t02100002\nmnt_id:\t26\nino:\t911\n"
+		"drm-driver:\tsimgpu\ndrm-client-id:\t7\n"
+		"drm-pdev:\t0000:00:04.0\ndrm-client-name:\tbench\n"
+		"drm-engine-rcs:\t100 ns\ndrm-cycles-rcs:\t30\n"
+		"drm-total-cycles-rcs:\t99887766\n"
+		"drm-engine-ccs:\t0 ns\ndrm-cycles-ccs:\t0\n"
+		"drm-total-cycles-ccs:\t99887766\n"
+		"drm-engine-capacity-ccs:\t4\n"
+		"drm-maxfreq-ccs:\t1200 MHz\ndrm-curfreq-ccs:\t300 MHz\n"
+		"drm-total-memory:\t8 KiB\ndrm-resident-memory:\t4 KiB\n"
+		"drm-total-vram0:\t1 MiB\n"
+		"simgpu-note:\tx\n";
+	static const struct {
+		const char *from, *to;	/* in base */
+		int ret;
+		const char *what;
+	} cases[] = {
+		{ "\t100 ns", "\t100 ns", 1, "the same text" },
+		{ "\t100 ns", "\t12345 ns", 1, "a counter" },
+		{ "\t100 ns", "\t7", 1, "a counter, without its unit" },
+		{ "\t99887766\ndrm-engine-ccs", "\t18446744073709551615\ndrm-engine-ccs",
+		  1, "2^64 - 1" },
+		{ "\t8 KiB", "\t3 MiB", 1, "memory" },
+		{ "\t300 MHz", "\t1 GHz", 1, "a frequency" },
+		{ "-ccs:\t4", "-ccs:\t2", 1, "a capacity" },
+		{ "pos:\t0", "pos:\t4096", 1, "a VFS line" },
+		{ "\t100 ns", "\t1 ms", 0, "a bad unit" },
+		{ "-ccs:\t4", "-ccs:\t0", 0, "a zero capacity" },
+		{ "\t99887766\ndrm-engine-ccs", "\t18446744073709551616\ndrm-engine-ccs",
+		  0, "2^64" },
+		{ "id:\t7", "id:\t8", 0, "the client id" },
+		{ "\tsimgpu\n", "\tother\n", 0, "the driver" },
+		{ "04.0", "05.0", 0, "the device" },
+		{ "\tbench", "\tother", 0, "the client name" },
+		{ "note:\tx", "note:\ty", 0, "a driver's own key" },
+		{ "engine-rcs:", "engine-vcs:", 0, "a key" },
+		{ "engine-rcs:", "engine-rcs :", 0, "a key with a blank" },
+		{ "\t100 ns\n", "\t100 ns\ndrm-engine-vcs:\t1 ns\n", 0, "a line more" },
+		{ "drm-engine-rcs:\t100 ns\n", "", 0, "a line less" },
+		{ "note:\tx\n", "note:\tx", 0, "no newline at the end" },
+	};
+	static const char *const how[] = {
+		"parsed again", "only the changed lines parsed"
+	};
+	struct fdinfo fi, ref;
+	char text[2048], *p;
+	unsigned int seed = 4321, round, agree = 0, fast = 0;
+	size_t i;
+	int ret;
+
+	fdinfo_init(&fi);
+	fdinfo_init(&ref);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		p = strstr(base, cases[i].from);
+		snprintf(text, sizeof(text), "%.*s%s%s", (int)(p - base), base,
+			 cases[i].to, p + strlen(cases[i].from));
+		ret = update_str(&fi, base, text);
+		fdinfo_reset(&ref);
+		fdinfo_parse(&ref, text, strlen(text));
+		ok(ret == cases[i].ret && (ret == 0 || fdinfo_same(&fi, &ref)),
+		   "update: %s: %s", cases[i].what, how[ret == 1]);
+	}
+
+	/* nothing updated once a line was malformed or given twice */
+	ok(update_str(&fi, "drm-driver:\tx\ndrm-cycles-a:\t1\nbad\n",
+		      "drm-driver:\tx\ndrm-cycles-a:\t2\nbad\n") == 0,
+	   "update: not after a malformed line");
+	ok(update_str(&fi, "drm-driver:\tx\ndrm-cycles-a:\t1\ndrm-cycles-a:\t5\n",
+		      "drm-driver:\tx\ndrm-cycles-a:\t2\ndrm-cycles-a:\t5\n") == 0 &&
+	   fi.dups == 1, "update: not after a value given twice");
+
+	/*
+	 * Random counters and layouts: whenever fdinfo_update() takes a
+	 * text, it agrees with a parse from scratch, and it takes the texts
+	 * that differ in counters only.
+	 */
+	fdinfo_reset(&fi);
+	fdinfo_parse(&fi, base, strlen(base));
+	snprintf(text, sizeof(text), "%s", base);
+	for (round = 0; round < 2000; round++) {
+		char next[2048], *q;
+		size_t len = strlen(text);
+		bool counters_only = true;
+
+		memcpy(next, text, len + 1);
+		/* change 0 to 3 numbers, or now and then a key */
+		for (i = 0; i < (size_t)(rand_r(&seed) % 4); i++) {
+			enum fdinfo_mem_kind mk;
+			enum fdinfo_key k;
+			const char *sfx;
+			size_t sfx_len;
+			char num[32];
+
+			/* a line, its key and its value */
+			q = next + rand_r(&seed) % strlen(next);
+			while (q > next && q[-1] != '\n')
+				q--;
+			p = strchr(q, ':');
+			if (!p || p[1] != '\t')
+				continue;
+			if (rand_r(&seed) % 16 == 0) {
+				p[-1] = p[-1] == 's' ? 'x' : 's';
+				counters_only = false;
+				continue;
+			}
+			k = fdinfo_classify(q, p - q, &sfx, &sfx_len, &mk);
+			if ((k < FDINFO_KEY_ENGINE_CAPACITY || k > FDINFO_KEY_MEM) &&
+			    k != FDINFO_KEY_GENERIC && k != FDINFO_KEY_INVALID)
+				counters_only = false;	/* a string, an id */
+			q = p + 2;
+			if (*q < '0' || *q > '9')
+				continue;
+			snprintf(num, sizeof(num), "%u", rand_r(&seed) % 100000 + 1);
+			p = q + strspn(q, "0123456789");
+			memmove(q + strlen(num), p, strlen(p) + 1);
+			memcpy(q, num, strlen(num));
+		}
+		ret = fdinfo_update(&fi, text, len, next, strlen(next));
+		if (ret == 1) {
+			fast++;
+		} else {
+			fdinfo_reset(&fi);
+			fdinfo_parse(&fi, next, strlen(next));
+		}
+		fdinfo_reset(&ref);
+		fdinfo_parse(&ref, next, strlen(next));
+		if (fdinfo_same(&fi, &ref) &&
+		    (ret == 1 || !counters_only || ref.malformed || ref.dups))
+			agree++;
+		snprintf(text, sizeof(text), "%s", next);
+	}
+	ok(agree == round && fast > round / 4,
+	   "update: %u random texts as parsed from scratch (%u updated in place)",
+	   agree, fast);
+	fdinfo_free(&fi);
+	fdinfo_free(&ref);
+}
+
 static void test_hostile(void)
 {
 	struct fdinfo fi;
@@ -1468,6 +1664,7 @@ int main(int argc, char **argv)
 	fixdir = argc > 1 ? argv[1] : "tests/fixtures";
 	test_fixtures();
 	test_hostile();
+	test_update();
 	test_util();
 	test_escape();
 	test_read_limits();
