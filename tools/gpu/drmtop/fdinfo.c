@@ -34,14 +34,14 @@ bool fdinfo_next_line(const char **pos, const char *end, unsigned int *lineno,
 	if (p >= end)
 		return false;
 
-	nl = memchr(p, '\n', end - p);
-	if (!nl)
-		nl = end;
+	/* one pass over the line, short as lines are */
+	l->has_nul = false;
+	for (nl = p; nl < end && *nl != '\n'; nl++)
+		l->has_nul |= !*nl;
 
 	l->lineno = ++*lineno;
 	l->start = p;
 	l->len = nl - p;
-	l->has_nul = !!memchr(p, '\0', l->len);
 	l->key_has_ws = false;
 	*pos = nl < end ? nl + 1 : end;
 
@@ -338,6 +338,17 @@ static size_t name_hash(const char *s, size_t len)
 	return (size_t)h;
 }
 
+/* name (NUL terminated) is s[len]: most names are short, no call needed */
+static bool name_is(const char *name, const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (name[i] != s[i] || !name[i])
+			return false;
+	return name[len] == '\0';
+}
+
 /*
  * Find the element named (s, len) in an array of elements whose first member
  * is the char *name; add it (zeroed) if missing. Returns its index or -1.
@@ -349,15 +360,16 @@ static ssize_t index_get(struct fdinfo_index *idx, void **arr, size_t *n,
 	size_t j, i, mask;
 	char *name;
 
-	if (*n && idx->hint < *n) {
-		name = *(char **)((char *)*arr + idx->hint * elsize);
-		if (!strncmp(name, s, len) && name[len] == '\0')
-			return idx->hint;
+	/* the last name found, or the one after it: files list in order */
+	for (i = idx->hint; i < *n && i <= idx->hint + 1; i++) {
+		name = *(char **)((char *)*arr + i * elsize);
+		if (name_is(name, s, len))
+			return idx->hint = i;
 	}
 	if (*n <= 16) {
 		for (i = 0; i < *n; i++) {
 			name = *(char **)((char *)*arr + i * elsize);
-			if (!strncmp(name, s, len) && name[len] == '\0')
+			if (name_is(name, s, len))
 				return idx->hint = i;
 		}
 	} else if (idx->size) {
@@ -366,7 +378,7 @@ static ssize_t index_get(struct fdinfo_index *idx, void **arr, size_t *n,
 		     j = (j + 1) & mask) {
 			name = *(char **)((char *)*arr +
 					  (idx->slots[j] - 1) * elsize);
-			if (!strncmp(name, s, len) && name[len] == '\0')
+			if (name_is(name, s, len))
 				return idx->hint = idx->slots[j] - 1;
 		}
 	}
@@ -375,7 +387,7 @@ static ssize_t index_get(struct fdinfo_index *idx, void **arr, size_t *n,
 	name = NULL;
 	if (*n < *named) {	/* slot kept by fdinfo_reset() */
 		name = *(char **)((char *)*arr + *n * elsize);
-		if (strncmp(name, s, len) || name[len] != '\0') {
+		if (!name_is(name, s, len)) {
 			free(name);
 			name = NULL;
 		}

@@ -2,6 +2,7 @@
 /*
  * Batch, JSON and Prometheus output, client filtering/sorting
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/sysmacros.h>
@@ -174,8 +175,13 @@ struct sort_ent {
 	struct drm_client *c;
 	double d;		/* busy, engine: descending */
 	uint64_t u;		/* pid: ascending; mem, resident: descending */
+	unsigned int dev;	/* rank of the device's name, or DEV_UNRANKED */
 	bool reverse;
 };
+
+/* Devices ranked by name for a sort; past that many, names are compared. */
+#define DEV_RANKED	32
+#define DEV_UNRANKED	UINT_MAX
 
 enum sort_by { BY_BUSY, BY_PID, BY_CLIENT, BY_MEM, BY_RESIDENT, BY_ENGINE };
 
@@ -190,12 +196,45 @@ static int cmp_ent(const void *pa, const void *pb)
 	if (x->reverse)
 		r = -r;
 	if (!r)
-		r = strcmp(a->devname, b->devname);
+		r = x->dev != DEV_UNRANKED ? cmp_u64(x->dev, y->dev) :
+					     strcmp(a->devname, b->devname);
 	if (!r)
 		r = cmp_u64(a->info.client_id, b->info.client_id);
 	if (!r)
 		r = strcmp(a->key, b->key);
 	return r;
+}
+
+/*
+ * The device is the sort's second key: rank the few devices' names once,
+ * rather than comparing the same names in most comparisons.
+ */
+static void rank_devices(struct sort_ent *e, size_t n)
+{
+	const char *dev[DEV_RANKED];
+	unsigned int rank[DEV_RANKED], ndev = 0, j, k;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const char *name = e[i].c->devname;
+
+		for (j = 0; j < ndev && !name_eq(dev[j], name); j++)
+			;
+		if (j == ndev) {
+			if (ndev == DEV_RANKED) {
+				for (i = 0; i < n; i++)
+					e[i].dev = DEV_UNRANKED;
+				return;
+			}
+			dev[ndev++] = name;
+		}
+		e[i].dev = j;
+	}
+	for (j = 0; j < ndev; j++)
+		for (rank[j] = 0, k = 0; k < ndev; k++)
+			rank[j] += strcmp(dev[k], dev[j]) < 0;
+	for (i = 0; i < n; i++)
+		e[i].dev = rank[e[i].dev];
 }
 
 /* Sort v[n] as o says; on ENOMEM leave it as it is. */
@@ -252,6 +291,7 @@ static void sort_clients(struct drm_client **v, size_t n,
 			break;
 		}
 	}
+	rank_devices(e, n);
 	qsort(e, n, sizeof(*e), cmp_ent);
 	for (i = 0; i < n; i++)
 		v[i] = e[i].c;
@@ -281,14 +321,21 @@ size_t view_clients(const struct drm_scan *s, const struct view_opts *o,
 struct agg_table {
 	struct drm_client **slot;
 	size_t size;		/* a power of two, more than twice the rows */
+	const char *dev;	/* the device name hashed last, and its hash */
+	uint64_t dev_hash;
 };
 
-static size_t agg_hash(const char *devname, pid_t pid)
+static uint64_t agg_hash(const char *devname)
 {
 	uint64_t h = 0xcbf29ce484222325ull;
 
 	while (*devname)
 		h = (h ^ (unsigned char)*devname++) * 0x100000001b3ull;
+	return h;
+}
+
+static size_t agg_hash_pid(uint64_t h, pid_t pid)
+{
 	h ^= (uint32_t)pid;
 	h *= 0x9e3779b97f4a7c15ull;
 	return h >> 17;
@@ -298,16 +345,26 @@ static size_t agg_hash(const char *devname, pid_t pid)
 static struct drm_client **agg_find(struct agg_table *t, const char *devname,
 				    pid_t pid)
 {
-	size_t j = agg_hash(devname, pid) & (t->size - 1);
+	size_t j;
+
+	/* most clients are of the device of the client before them */
+	if (!t->dev || !name_eq(t->dev, devname)) {
+		t->dev = devname;
+		t->dev_hash = agg_hash(devname);
+	}
+	j = agg_hash_pid(t->dev_hash, pid) & (t->size - 1);
 
 	while (t->slot[j] && (t->slot[j]->fds[0].pid != pid ||
-			      strcmp(t->slot[j]->devname, devname)))
+			      !name_eq(t->slot[j]->devname, devname)))
 		j = (j + 1) & (t->size - 1);
 	return &t->slot[j];
 }
 
-/* Add client c into aggregate a; false on ENOMEM. */
-static bool agg_add(struct drm_client *a, const struct drm_client *c)
+/*
+ * Add client c into aggregate a. a's arrays have room for the engines and
+ * regions of all the clients it sums (see view_aggregate()).
+ */
+static void agg_add(struct drm_client *a, const struct drm_client *c)
 {
 	size_t i, j;
 
@@ -317,19 +374,13 @@ static bool agg_add(struct drm_client *a, const struct drm_client *c)
 
 		if (!e->cur)
 			continue;
-		for (j = 0; j < a->neng; j++)
-			if (!strcmp(a->eng[j].name, e->name))
+		/* clients of a driver mostly list their engines in one order */
+		if (i < a->neng && name_eq(a->eng[i].name, e->name))
+			t = &a->eng[i];
+		for (j = 0; !t && j < a->neng; j++)
+			if (name_eq(a->eng[j].name, e->name))
 				t = &a->eng[j];
 		if (!t) {
-			if (a->neng == a->cap_eng) {
-				size_t cap = a->cap_eng ? a->cap_eng * 2 : 4;
-				void *p = realloc(a->eng, cap * sizeof(*a->eng));
-
-				if (!p)
-					return false;
-				a->eng = p;
-				a->cap_eng = cap;
-			}
 			t = &a->eng[a->neng++];
 			memset(t, 0, sizeof(*t));
 			t->name = e->name;
@@ -346,21 +397,15 @@ static bool agg_add(struct drm_client *a, const struct drm_client *c)
 	}
 	for (i = 0; i < c->info.n_regions; i++) {
 		const struct fdinfo_region *r = &c->info.regions[i];
-		struct fdinfo_region *t = fdinfo_find_region(&a->info, r->name);
+		struct fdinfo_region *t;
 		unsigned int k;
 
+		if (i < a->info.n_regions &&
+		    name_eq(a->info.regions[i].name, r->name))
+			t = &a->info.regions[i];
+		else
+			t = fdinfo_find_region(&a->info, r->name);
 		if (!t) {
-			if (a->info.n_regions == a->info.cap_regions) {
-				size_t cap = a->info.cap_regions ?
-					     a->info.cap_regions * 2 : 4;
-				void *p = realloc(a->info.regions,
-						  cap * sizeof(*t));
-
-				if (!p)
-					return false;
-				a->info.regions = p;
-				a->info.cap_regions = cap;
-			}
 			t = &a->info.regions[a->info.n_regions++];
 			memset(t, 0, sizeof(*t));
 			t->name = r->name;
@@ -372,13 +417,13 @@ static bool agg_add(struct drm_client *a, const struct drm_client *c)
 			}
 	}
 	a->nagg++;
-	return true;
 }
 
 /*
- * A row of a view: its client struct, the one fdref it names and its key,
- * all rows in one allocation (a malloc or three per row made the views a
- * third of a refresh with 1,000 processes).
+ * A row of a view: its client struct, the one fdref it names and its key.
+ * The rows, and after them their engines and regions, are one allocation:
+ * a malloc or three per row made the views a third of a refresh with 1,000
+ * processes.
  */
 struct agg_row {
 	struct drm_client c;
@@ -386,15 +431,22 @@ struct agg_row {
 	char key[16];
 };
 
-static struct drm_client *agg_new(struct agg_row *row,
-				  const struct drm_client *c, size_t fd,
-				  enum view_mode mode)
+static void agg_new(struct agg_row *row, const struct drm_client *c,
+		    size_t fd, enum view_mode mode)
 {
 	struct drm_client *a = &row->c;
+	char num[16], *p = num + sizeof(num);
+	unsigned int v;
 
 	memset(row, 0, sizeof(*row));
-	snprintf(row->key, sizeof(row->key), "%d", mode == VIEW_PROCESS ?
-		 (int)c->fds[fd].pid : 0);
+	/* the pid, or 0 for a device: snprintf() was a tenth of a view */
+	v = mode == VIEW_PROCESS ? (unsigned int)c->fds[fd].pid : 0;
+	*--p = '\0';
+	do {
+		*--p = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	memcpy(row->key, p, num + sizeof(num) - p);
 	a->key = row->key;
 	a->fds = &row->fd;
 	a->nfds = 1;
@@ -410,32 +462,41 @@ static struct drm_client *agg_new(struct agg_row *row,
 	}
 	a->fds[0].fd = -1;
 	a->fds[0].info_fd = -1;
-	return a;
 }
 
 /* a[n] holds the block of the rows (see view_aggregate()) */
 void view_agg_free(struct drm_client **a, size_t n)
 {
-	size_t i;
-
 	if (!a)
 		return;
-	for (i = 0; i < n; i++) {
-		free(a[i]->eng);
-		free(a[i]->info.regions);
-	}
 	free(a[n]);
 	free(a);
+}
+
+/*
+ * Whether fds[f] of c adds c to a row of the view: a pid holding the
+ * client twice counts it once, a device counts a client once.
+ */
+static bool agg_counts(const struct drm_client *c, size_t f,
+		       enum view_mode mode)
+{
+	if (mode != VIEW_PROCESS)
+		return !f;
+	return !f || c->fds[f - 1].pid != c->fds[f].pid;
 }
 
 size_t view_aggregate(struct drm_client *const *v, size_t n,
 		      enum view_mode mode, const struct view_opts *o,
 		      struct drm_client ***out)
 {
-	struct drm_client **a, *t, **slot;
-	struct agg_table tab = { NULL, 16 };
-	size_t i, f, na = 0, nref = 0;
+	size_t i, f, na = 0, nref = 0, r, neng = 0, nreg = 0, size;
+	struct agg_table tab = { NULL, 16, NULL, 0 };
+	struct drm_client **a, **slot, *t;
+	struct client_engine *eng;
+	struct fdinfo_region *reg;
 	struct agg_row *rows;
+	size_t *ref = NULL;
+	void *p;
 
 	*out = NULL;
 	for (i = 0; i < n; i++)
@@ -445,42 +506,70 @@ size_t view_aggregate(struct drm_client *const *v, size_t n,
 	/* at most a row per reference, and the rows' block after them */
 	tab.slot = calloc(tab.size, sizeof(*tab.slot));
 	a = malloc((nref + 1) * sizeof(*a));
+	ref = malloc((nref ? nref : 1) * sizeof(*ref));
 	rows = malloc((nref ? nref : 1) * sizeof(*rows));
-	if (!tab.slot || !a || !rows) {
-		free(tab.slot);
-		free(a);
-		free(rows);
-		return 0;
-	}
-	for (i = 0; i < n; i++) {
+	if (!tab.slot || !a || !ref || !rows)
+		goto fail;
+
+	/*
+	 * First the rows, the row of each reference, and the room each row
+	 * needs at most: the engines and regions of all its clients.
+	 */
+	for (i = 0, r = 0; i < n; i++) {
 		for (f = 0; f < v[i]->nfds; f++) {
 			pid_t pid = mode == VIEW_PROCESS ? v[i]->fds[f].pid : 0;
 
-			/* a pid holding the client twice counts it once */
-			if (f && v[i]->fds[f - 1].pid == v[i]->fds[f].pid)
+			if (!agg_counts(v[i], f, mode))
 				continue;
-			if (mode != VIEW_PROCESS && f)
-				break;	/* a device counts a client once */
 			slot = agg_find(&tab, v[i]->devname, pid);
-			t = *slot;
-			if (!t) {
-				t = agg_new(&rows[na], v[i], f, mode);
-				a[na++] = t;
-				*slot = t;
+			if (!*slot) {
+				agg_new(&rows[na], v[i], f, mode);
+				*slot = &rows[na++].c;
 			}
-			if (!agg_add(t, v[i]))
-				goto fail;
+			t = *slot;
+			t->cap_eng += v[i]->neng;
+			t->info.cap_regions += v[i]->info.n_regions;
+			neng += v[i]->neng;
+			nreg += v[i]->info.n_regions;
+			/* c is the first member of a row */
+			ref[r++] = (struct agg_row *)t - rows;
 		}
 	}
+
+	/* then the rows' engines and regions, after the rows */
+	size = na * sizeof(*rows) + neng * sizeof(*eng) + nreg * sizeof(*reg);
+	p = realloc(rows, size ? size : 1);
+	if (!p)
+		goto fail;
+	rows = p;
+	eng = (struct client_engine *)(rows + na);
+	reg = (struct fdinfo_region *)(eng + neng);
+	for (i = 0; i < na; i++) {
+		t = &rows[i].c;
+		t->key = rows[i].key;	/* the block may have moved */
+		t->fds = &rows[i].fd;
+		t->eng = eng;
+		eng += t->cap_eng;
+		t->info.regions = reg;
+		reg += t->info.cap_regions;
+		a[i] = t;
+	}
+
+	for (i = 0, r = 0; i < n; i++)
+		for (f = 0; f < v[i]->nfds; f++)
+			if (agg_counts(v[i], f, mode))
+				agg_add(&rows[ref[r++]].c, v[i]);
 	free(tab.slot);
+	free(ref);
 	a[na] = (struct drm_client *)rows;
 	sort_clients(a, na, o);
 	*out = a;
 	return na;
 fail:
 	free(tab.slot);
-	a[na] = (struct drm_client *)rows;
-	view_agg_free(a, na);
+	free(ref);
+	free(rows);
+	free(a);
 	return 0;
 }
 

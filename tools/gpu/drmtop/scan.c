@@ -380,6 +380,7 @@ static void client_take_sample(struct drm_scan *s, struct drm_client *c,
 
 	c->info = s->scratch;
 	s->scratch = tmp;
+	c->info_moved = true;
 	c->ts_ns = ts;
 	c->gen = s->gen;
 	c->nsamples++;
@@ -796,18 +797,27 @@ static void update_engines(struct drm_client *c)
 {
 	size_t i, j;
 
+	/* info updated in place: the same engines, where they were */
+	if (!c->info_moved) {
+		for (j = 0; j < c->neng; j++)
+			if (c->eng[j].cur)
+				util_update(&c->eng[j].hist, c->eng[j].cur,
+					    c->ts_ns, &c->eng[j].res);
+		return;
+	}
+	c->info_moved = false;
 	for (j = 0; j < c->neng; j++)
 		c->eng[j].cur = NULL;
 	for (i = 0; i < c->info.n_engines; i++) {
 		struct fdinfo_engine *e = &c->info.engines[i];
 		struct client_engine *ce = NULL;
 
-		for (j = 0; j < c->neng; j++) {
-			if (!strcmp(c->eng[j].name, e->name)) {
+		/* the engines of the previous sample, mostly in its order */
+		if (i < c->neng && name_eq(c->eng[i].name, e->name))
+			ce = &c->eng[i];
+		for (j = 0; !ce && j < c->neng; j++)
+			if (name_eq(c->eng[j].name, e->name))
 				ce = &c->eng[j];
-				break;
-			}
-		}
 		if (!ce) {
 			char *name = strdup(e->name);
 

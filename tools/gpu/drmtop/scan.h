@@ -45,6 +45,7 @@ struct drm_client {
 	struct client_engine *eng;
 	size_t neng, cap_eng;
 	unsigned long gen;	/* refresh generation of the latest sample */
+	bool info_moved;	/* info replaced since eng[] last followed it */
 	size_t nagg;		/* a view's aggregate: clients summed, else 0 */
 };
 

@@ -56,6 +56,22 @@ void util_update(struct util_hist *h, const struct fdinfo_engine *e,
 		 uint64_t now_ns, struct util_result *r);
 
 /*
+ * Whether two names are the same. The names compared on every refresh
+ * (engines, regions, devices) are short and mostly equal: a loop inline
+ * costs less than a call to strcmp().
+ */
+static inline bool name_eq(const char *a, const char *b)
+{
+	if (a == b)
+		return true;
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	return *a == *b;
+}
+
+/*
  * How str_escape() writes a string that a process or a file controls
  * (command names, fdinfo values, engine and region names). Control
  * characters are C0, DEL and C1 (U+0080 to U+009F); an invalid byte is one
