@@ -338,17 +338,6 @@ static size_t name_hash(const char *s, size_t len)
 	return (size_t)h;
 }
 
-/* name (NUL terminated) is s[len]: most names are short, no call needed */
-static bool name_is(const char *name, const char *s, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (name[i] != s[i] || !name[i])
-			return false;
-	return name[len] == '\0';
-}
-
 /*
  * Find the element named (s, len) in an array of elements whose first member
  * is the char *name; add it (zeroed) if missing. Returns its index or -1.
@@ -458,7 +447,7 @@ static int set_str(char **dst, char **spare, const char *s, size_t len)
 {
 	char *n;
 
-	if (*spare && !strncmp(*spare, s, len) && (*spare)[len] == '\0') {
+	if (*spare && name_is(*spare, s, len)) {
 		free(*dst);
 		*dst = *spare;
 		*spare = NULL;
@@ -477,7 +466,7 @@ static int set_mem(char **dst, const char *s, size_t len)
 {
 	char *n;
 
-	if (*dst && !strncmp(*dst, s, len) && (*dst)[len] == '\0')
+	if (*dst && name_is(*dst, s, len))
 		return 0;
 	n = strndup(s, len);
 	if (!n)

@@ -124,6 +124,30 @@ struct fdinfo_line {
 	bool key_has_ws;		/* whitespace inside the key */
 };
 
+/* name_is()'s len for a string s that ends with a NUL, as name does */
+#define NAME_NUL	((size_t)-1)
+
+/*
+ * Whether the NUL-terminated name is the string s of len bytes (NAME_NUL: up
+ * to its NUL). The names compared on every refresh (keys, engines, regions,
+ * devices) are short and mostly equal: a loop inline costs less than a call
+ * to strncmp() or strcmp(), and a count needs no strlen().
+ */
+static inline bool name_is(const char *name, const char *s, size_t len)
+{
+	size_t i;
+
+	if (name == s && len == NAME_NUL)
+		return true;
+	for (i = 0; i < len; i++) {
+		if (name[i] != s[i])
+			return false;
+		if (!name[i])		/* both end here */
+			return len == NAME_NUL;
+	}
+	return name[len] == '\0';
+}
+
 /*
  * Iterate over lines in [*pos, end). Returns false at the end. Empty lines
  * are returned too (len == 0) so that line numbers stay exact.

@@ -793,19 +793,11 @@ static int cmp_fdref(const void *a, const void *b)
 	return x->fd < y->fd ? -1 : x->fd > y->fd;
 }
 
-static void update_engines(struct drm_client *c)
+/* Point the client's engines at those of its info, adding new ones. */
+static void map_engines(struct drm_client *c)
 {
 	size_t i, j;
 
-	/* info updated in place: the same engines, where they were */
-	if (!c->info_moved) {
-		for (j = 0; j < c->neng; j++)
-			if (c->eng[j].cur)
-				util_update(&c->eng[j].hist, c->eng[j].cur,
-					    c->ts_ns, &c->eng[j].res);
-		return;
-	}
-	c->info_moved = false;
 	for (j = 0; j < c->neng; j++)
 		c->eng[j].cur = NULL;
 	for (i = 0; i < c->info.n_engines; i++) {
@@ -831,12 +823,26 @@ static void update_engines(struct drm_client *c)
 			ce->name = name;
 		}
 		ce->cur = e;
-		util_update(&ce->hist, e, c->ts_ns, &ce->res);
+	}
+}
+
+static void update_engines(struct drm_client *c)
+{
+	size_t j;
+
+	/* info updated in place keeps its engines where they were */
+	if (c->info_moved) {
+		c->info_moved = false;
+		map_engines(c);
 	}
 	for (j = 0; j < c->neng; j++) {
-		if (!c->eng[j].cur) {
-			memset(&c->eng[j].res, 0, sizeof(c->eng[j].res));
-			c->eng[j].res.status = UTIL_NO_DATA;
+		struct client_engine *ce = &c->eng[j];
+
+		if (ce->cur) {
+			util_update(&ce->hist, ce->cur, c->ts_ns, &ce->res);
+		} else {
+			memset(&ce->res, 0, sizeof(ce->res));
+			ce->res.status = UTIL_NO_DATA;
 		}
 	}
 }

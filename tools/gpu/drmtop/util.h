@@ -55,20 +55,10 @@ enum util_method util_pick_method(const struct fdinfo_engine *e);
 void util_update(struct util_hist *h, const struct fdinfo_engine *e,
 		 uint64_t now_ns, struct util_result *r);
 
-/*
- * Whether two names are the same. The names compared on every refresh
- * (engines, regions, devices) are short and mostly equal: a loop inline
- * costs less than a call to strcmp().
- */
+/* Whether two NUL-terminated names are the same. */
 static inline bool name_eq(const char *a, const char *b)
 {
-	if (a == b)
-		return true;
-	while (*a && *a == *b) {
-		a++;
-		b++;
-	}
-	return *a == *b;
+	return name_is(a, b, NAME_NUL);
 }
 
 /*

@@ -557,6 +557,40 @@ static const char *esc(enum str_esc how, const char *s)
 	return b;
 }
 
+/* name_is(): a counted string against a name, and two names */
+static void test_name_is(void)
+{
+	static const struct {
+		const char *name, *s;
+		size_t len;
+		bool eq;
+	} cases[] = {
+		{ "rcs", "rcs", 3, true },
+		{ "rcs", "rcs0", 3, true },	/* counted: the prefix */
+		{ "rcs", "rcs0", 4, false },
+		{ "rcs0", "rcs", 3, false },
+		{ "rcs", "rc", 2, false },
+		{ "", "x", 0, true },
+		{ "", "x", 1, false },
+		{ "ab", "ab\0c", 4, false },	/* a NUL inside s */
+		{ "ab", "ab\0", 3, false },
+		{ "rcs", "rcs", NAME_NUL, true },
+		{ "rcs", "rcs0", NAME_NUL, false },
+		{ "rcs0", "rcs", NAME_NUL, false },
+		{ "", "", NAME_NUL, true },
+		{ "vram0", "vram1", NAME_NUL, false },
+	};
+	static const char same[] = "memory";
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		ok(name_is(cases[i].name, cases[i].s, cases[i].len) ==
+		   cases[i].eq, "name_is: case %zu (\"%s\", %zu)", i,
+		   cases[i].s, cases[i].len);
+	ok(name_eq(same, same) && name_eq("memory", same) &&
+	   !name_eq("memor", same), "name_eq: NUL-terminated names");
+}
+
 static void test_escape(void)
 {
 	static const struct {
@@ -1665,6 +1699,7 @@ int main(int argc, char **argv)
 	test_fixtures();
 	test_hostile();
 	test_update();
+	test_name_is();
 	test_util();
 	test_escape();
 	test_read_limits();
