@@ -162,21 +162,30 @@ static int cmp_u64(uint64_t a, uint64_t b)
 	return a < b ? -1 : a > b;
 }
 
-static int cmp_dbl(double a, double b)
+/*
+ * A double as a u64 in the same order: integer comparisons in the sort,
+ * which under emulation (TCG) cost a fraction of floating point ones.
+ */
+static uint64_t dbl_order(double d)
 {
-	return a < b ? -1 : a > b;
+	uint64_t bits;
+
+	if (d == 0)
+		d = 0;		/* -0 sorts with +0 */
+	memcpy(&bits, &d, sizeof(bits));
+	return bits & (1ull << 63) ? ~bits : bits | (1ull << 63);
 }
 
 /*
- * A client and its sort key, computed once per sort rather than in every
+ * A client and its sort keys, computed once per sort rather than in every
  * comparison (a "busy" key walks the engines, a memory key the regions).
  */
 struct sort_ent {
-	struct drm_client *c;
-	double d;		/* busy, engine: descending */
-	uint64_t u;		/* pid: ascending; mem, resident: descending */
+	uint64_t key;		/* the sort's own key, ascending */
+	uint64_t id;		/* the client id */
 	unsigned int dev;	/* rank of the device's name, or DEV_UNRANKED */
 	bool reverse;
+	struct drm_client *c;
 };
 
 /* Devices ranked by name for a sort; past that many, names are compared. */
@@ -188,20 +197,17 @@ enum sort_by { BY_BUSY, BY_PID, BY_CLIENT, BY_MEM, BY_RESIDENT, BY_ENGINE };
 static int cmp_ent(const void *pa, const void *pb)
 {
 	const struct sort_ent *x = pa, *y = pb;
-	const struct drm_client *a = x->c, *b = y->c;
-	int r = -cmp_dbl(x->d, y->d);
+	int r = cmp_u64(x->key, y->key);
 
-	if (!r)
-		r = cmp_u64(x->u, y->u);
 	if (x->reverse)
 		r = -r;
 	if (!r)
 		r = x->dev != DEV_UNRANKED ? cmp_u64(x->dev, y->dev) :
-					     strcmp(a->devname, b->devname);
+					     strcmp(x->c->devname, y->c->devname);
 	if (!r)
-		r = cmp_u64(a->info.client_id, b->info.client_id);
+		r = cmp_u64(x->id, y->id);
 	if (!r)
-		r = strcmp(a->key, b->key);
+		r = strcmp(x->c->key, y->c->key);
 	return r;
 }
 
@@ -267,34 +273,43 @@ static void sort_clients(struct drm_client **v, size_t n,
 		struct drm_client *c = v[i];
 
 		e[i].c = c;
-		e[i].d = 0;
-		e[i].u = 0;
+		e[i].key = 0;
+		e[i].id = c->info.client_id;
 		e[i].reverse = o->reverse;
 		switch (by) {
-		case BY_BUSY:
-			e[i].d = busiest(c);
+		case BY_BUSY:	/* descending */
+			e[i].key = ~dbl_order(busiest(c));
 			break;
 		case BY_PID:
 			/* pid_t is signed: keep its order in the u64 */
-			e[i].u = (uint64_t)(int64_t)c->fds[0].pid ^ (1ull << 63);
+			e[i].key = (uint64_t)(int64_t)c->fds[0].pid ^ (1ull << 63);
 			break;
 		case BY_CLIENT:
 			break;
 		case BY_MEM:
-			e[i].u = ~client_mem(c, FDINFO_MEM_TOTAL);
+			e[i].key = ~client_mem(c, FDINFO_MEM_TOTAL);
 			break;
 		case BY_RESIDENT:
-			e[i].u = ~client_mem(c, FDINFO_MEM_RESIDENT);
+			e[i].key = ~client_mem(c, FDINFO_MEM_RESIDENT);
 			break;
 		case BY_ENGINE:
-			e[i].d = eng_key(c, s);
+			e[i].key = ~dbl_order(eng_key(c, s));
 			break;
 		}
 	}
 	rank_devices(e, n);
-	qsort(e, n, sizeof(*e), cmp_ent);
-	for (i = 0; i < n; i++)
-		v[i] = e[i].c;
+	/*
+	 * Idle clients tie on the busy key and come in the order of their
+	 * ids, as they were found: an order still right costs a comparison
+	 * per entry to check, and a sort about a dozen.
+	 */
+	for (i = 1; i < n && cmp_ent(&e[i - 1], &e[i]) <= 0; i++)
+		;
+	if (i < n) {
+		qsort(e, n, sizeof(*e), cmp_ent);
+		for (i = 0; i < n; i++)
+			v[i] = e[i].c;
+	}
 	free(e);
 }
 
@@ -398,7 +413,7 @@ static void agg_add(struct drm_client *a, const struct drm_client *c)
 	for (i = 0; i < c->info.n_regions; i++) {
 		const struct fdinfo_region *r = &c->info.regions[i];
 		struct fdinfo_region *t;
-		unsigned int k;
+		unsigned int k, bits;
 
 		if (i < a->info.n_regions &&
 		    name_eq(a->info.regions[i].name, r->name))
@@ -410,19 +425,20 @@ static void agg_add(struct drm_client *a, const struct drm_client *c)
 			memset(t, 0, sizeof(*t));
 			t->name = r->name;
 		}
-		for (k = 0; k < FDINFO_MEM_KINDS; k++)
-			if (r->present & (1u << k)) {
-				t->present |= 1u << k;
-				t->bytes[k] += r->bytes[k];
-			}
+		/* the kinds the file gave, mostly two or three of six */
+		for (bits = r->present; bits; bits &= bits - 1) {
+			k = __builtin_ctz(bits);
+			t->bytes[k] += r->bytes[k];
+		}
+		t->present |= r->present;
 	}
 	a->nagg++;
 }
 
 /*
  * A row of a view: its client struct, the one fdref it names and its key.
- * The rows, and after them their engines and regions, are one allocation:
- * a malloc or three per row made the views a third of a refresh with 1,000
+ * The rows are one allocation and their engines and regions another: a
+ * malloc or three per row made the views a third of a refresh with 1,000
  * processes.
  */
 struct agg_row {
@@ -464,12 +480,13 @@ static void agg_new(struct agg_row *row, const struct drm_client *c,
 	a->fds[0].info_fd = -1;
 }
 
-/* a[n] holds the block of the rows (see view_aggregate()) */
+/* a[n] and a[n + 1] hold the blocks of the rows (see view_aggregate()) */
 void view_agg_free(struct drm_client **a, size_t n)
 {
 	if (!a)
 		return;
 	free(a[n]);
+	free(a[n + 1]);
 	free(a);
 }
 
@@ -489,23 +506,22 @@ size_t view_aggregate(struct drm_client *const *v, size_t n,
 		      enum view_mode mode, const struct view_opts *o,
 		      struct drm_client ***out)
 {
-	size_t i, f, na = 0, nref = 0, r, neng = 0, nreg = 0, size;
+	size_t i, f, na = 0, nref = 0, r, neng = 0, nreg = 0;
 	struct agg_table tab = { NULL, 16, NULL, 0 };
 	struct drm_client **a, **slot, *t;
 	struct client_engine *eng;
 	struct fdinfo_region *reg;
 	struct agg_row *rows;
 	size_t *ref = NULL;
-	void *p;
 
 	*out = NULL;
 	for (i = 0; i < n; i++)
 		nref += mode == VIEW_PROCESS ? v[i]->nfds : 1;
 	while (tab.size < 2 * nref + 1)
 		tab.size *= 2;
-	/* at most a row per reference, and the rows' block after them */
+	/* at most a row per reference, and the two blocks after them */
 	tab.slot = calloc(tab.size, sizeof(*tab.slot));
-	a = malloc((nref + 1) * sizeof(*a));
+	a = malloc((nref + 2) * sizeof(*a));
 	ref = malloc((nref ? nref : 1) * sizeof(*ref));
 	rows = malloc((nref ? nref : 1) * sizeof(*rows));
 	if (!tab.slot || !a || !ref || !rows)
@@ -536,18 +552,17 @@ size_t view_aggregate(struct drm_client *const *v, size_t n,
 		}
 	}
 
-	/* then the rows' engines and regions, after the rows */
-	size = na * sizeof(*rows) + neng * sizeof(*eng) + nreg * sizeof(*reg);
-	p = realloc(rows, size ? size : 1);
-	if (!p)
+	/*
+	 * Then the rows' engines and regions, in a block of their own:
+	 * growing the rows' block for them copied every row.
+	 */
+	eng = malloc(neng * sizeof(*eng) + nreg * sizeof(*reg) + 1);
+	if (!eng)
 		goto fail;
-	rows = p;
-	eng = (struct client_engine *)(rows + na);
+	a[na + 1] = (struct drm_client *)eng;
 	reg = (struct fdinfo_region *)(eng + neng);
 	for (i = 0; i < na; i++) {
 		t = &rows[i].c;
-		t->key = rows[i].key;	/* the block may have moved */
-		t->fds = &rows[i].fd;
 		t->eng = eng;
 		eng += t->cap_eng;
 		t->info.regions = reg;

@@ -180,14 +180,29 @@ static void client_free(struct drm_scan *s, struct drm_client *c)
 	for (i = 0; i < c->nfds; i++)
 		fdref_release(s, &c->fds[i]);
 	free(c->fds);
-	for (i = 0; i < c->neng; i++)
-		free(c->eng[i].name);
 	free(c->eng);
 	fdinfo_free(&c->info);
 	free(c->raw);
 	free(c->key);
-	free(c->devname);
 	free(c);
+}
+
+/* The copy of name in s->names, or NULL without memory. */
+static const char *scan_name(struct drm_scan *s, const char *name)
+{
+	size_t i;
+	char *dup;
+
+	for (i = 0; i < s->nnames; i++)
+		if (name_eq(s->names[i], name))
+			return s->names[i];
+	dup = strdup(name);
+	if (!dup || grow((void **)&s->names, &s->cap_names, s->nnames,
+			 sizeof(*s->names))) {
+		free(dup);
+		return NULL;
+	}
+	return s->names[s->nnames++] = dup;
 }
 
 static char *put_u64(char *p, uint64_t v)
@@ -284,19 +299,23 @@ static struct drm_client *client_new(struct drm_scan *s, char *key,
 				     const struct fdinfo *fi, dev_t rdev)
 {
 	struct drm_client *c = calloc(1, sizeof(*c));
+	char *name = NULL, node[32];
+	const char *dev;
 
 	if (!c)
 		return NULL;
 	c->key = key;
 	c->rdev = rdev;
-	if (fi->pdev)
-		c->devname = strdup(fi->pdev);
-	else if (s->use_sysfs)
-		c->devname = sysfs_devname(s, rdev);
-	if (!c->devname &&
-	    asprintf(&c->devname, "%s%u", minor(rdev) >= 128 ? "renderD" : "card",
-		     minor(rdev)) < 0)
-		c->devname = NULL;
+	if (!fi->pdev && s->use_sysfs)
+		name = sysfs_devname(s, rdev);
+	dev = fi->pdev ? fi->pdev : name;
+	if (!dev) {
+		snprintf(node, sizeof(node), "%s%u",
+			 minor(rdev) >= 128 ? "renderD" : "card", minor(rdev));
+		dev = node;
+	}
+	c->devname = scan_name(s, dev);
+	free(name);
 	if (!c->devname ||
 	    grow((void **)&s->clients, &s->cap_clients, s->nclients,
 		 sizeof(*s->clients))) {
@@ -794,7 +813,7 @@ static int cmp_fdref(const void *a, const void *b)
 }
 
 /* Point the client's engines at those of its info, adding new ones. */
-static void map_engines(struct drm_client *c)
+static void map_engines(struct drm_scan *s, struct drm_client *c)
 {
 	size_t i, j;
 
@@ -811,13 +830,11 @@ static void map_engines(struct drm_client *c)
 			if (name_eq(c->eng[j].name, e->name))
 				ce = &c->eng[j];
 		if (!ce) {
-			char *name = strdup(e->name);
+			const char *name = scan_name(s, e->name);
 
 			if (!name || grow((void **)&c->eng, &c->cap_eng,
-					  c->neng, sizeof(*c->eng))) {
-				free(name);
+					  c->neng, sizeof(*c->eng)))
 				continue;
-			}
 			ce = &c->eng[c->neng++];
 			memset(ce, 0, sizeof(*ce));
 			ce->name = name;
@@ -826,14 +843,14 @@ static void map_engines(struct drm_client *c)
 	}
 }
 
-static void update_engines(struct drm_client *c)
+static void update_engines(struct drm_scan *s, struct drm_client *c)
 {
 	size_t j;
 
 	/* info updated in place keeps its engines where they were */
 	if (c->info_moved) {
 		c->info_moved = false;
-		map_engines(c);
+		map_engines(s, c);
 	}
 	for (j = 0; j < c->neng; j++) {
 		struct client_engine *ce = &c->eng[j];
@@ -1015,7 +1032,7 @@ int drm_scan_refresh(struct drm_scan *s, enum drm_scan_mode mode)
 		/* only fds[0] is read: each file kept open holds a page */
 		for (j = 1; j < c->nfds; j++)
 			drop_held(s, &c->fds[j].info_fd);
-		update_engines(c);
+		update_engines(s, c);
 		s->malformed += c->info.malformed;
 		s->clients[k++] = c;
 	}
@@ -1107,6 +1124,9 @@ void drm_scan_free(struct drm_scan *s)
 		client_free(s, s->clients[i]);
 	free(s->clients);
 	free(s->hash);
+	for (i = 0; i < s->nnames; i++)
+		free(s->names[i]);
+	free(s->names);
 	free(s->pids);
 	free(s->unreadable);
 	free(s->buf);

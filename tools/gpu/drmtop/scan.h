@@ -25,7 +25,7 @@ struct drm_fdref {
 };
 
 struct client_engine {
-	char *name;
+	const char *name;	/* in drm_scan.names */
 	struct util_hist hist;
 	struct util_result res;
 	const struct fdinfo_engine *cur;	/* into client->info */
@@ -33,7 +33,8 @@ struct client_engine {
 
 struct drm_client {
 	char *key;		/* driver, pdev and client id: dedup key */
-	char *devname;		/* drm-pdev, sysfs device, or renderD<n>/card<n> */
+	/* drm-pdev, sysfs device, or renderD<n>/card<n>; in drm_scan.names */
+	const char *devname;
 	dev_t rdev;
 	struct drm_fdref *fds;	/* every (pid, fd) holding it, sorted */
 	size_t nfds, cap_fds;
@@ -62,6 +63,14 @@ struct drm_scan {
 	size_t nclients, cap_clients;
 	struct drm_client **hash;	/* open addressing on key */
 	size_t hash_size;
+	/*
+	 * Device and engine names, one copy of each for all clients: the
+	 * views compare them for every client, and the same pointer needs no
+	 * look at the bytes. They are few (drivers name them), and kept
+	 * until drm_scan_free().
+	 */
+	char **names;
+	size_t nnames, cap_names;
 
 	pid_t *pids;		/* sorted listing of the previous refresh */
 	size_t npids, cap_pids;

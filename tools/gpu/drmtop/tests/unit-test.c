@@ -919,6 +919,12 @@ static void test_discovery(void)
 	ok(s->nclients == 3, "3 clients (dup + fork shared deduplicated): %zu",
 	   s->nclients);
 	c = find(s, A, 7);
+	ok(c && find(s, A, 8) && c->devname == find(s, A, 8)->devname &&
+	   c->neng && find(s, A, 8)->neng &&
+	   c->eng[0].name == find(s, A, 8)->eng[0].name &&
+	   find(s, B, 7) && find(s, B, 7)->devname != c->devname &&
+	   !strcmp(find(s, B, 7)->devname, B),
+	   "clients of a device share its name and their engines' names");
 	ok(c && c->nfds == 3 && c->fds[0].pid == 100 && c->fds[2].pid == 101 &&
 	   !strcmp(c->fds[0].comm, "app") && !strcmp(c->fds[2].comm, "child"),
 	   "client 7 on %s held by pids 100 (fds 3, 4) and 101 (fd 5)", A);
@@ -1693,6 +1699,74 @@ static void test_views(void)
 	view_agg_free(a, n);
 }
 
+/* The order of view_clients() for sort keys, ties and an order kept. */
+static void test_sort(void)
+{
+	static const struct {
+		const char *dev;
+		double pct;		/* < 0: no figure (UTIL_NO_DATA) */
+		uint64_t id, bytes;
+		pid_t pid;
+	} in[] = {
+		{ "card1", 20, 4, 100, 40 },
+		{ "card0", -1, 9, 900, 30 },
+		{ "card0", 20, 7, 300, 10 },
+		{ "card0", -0.0, 2, 200, 20 },
+		{ "card0", 0, 1, 200, 50 },
+		{ "card0", 75.5, 8, 50, 60 },
+	};
+	static const struct {
+		const char *sort;
+		bool reverse;
+		uint64_t ids[6];
+	} want[] = {
+		/* busiest first, then the device's name, then the id */
+		{ NULL, false, { 8, 7, 4, 1, 2, 9 } },
+		{ NULL, true, { 9, 1, 2, 7, 4, 8 } },
+		{ "pid", false, { 7, 2, 9, 4, 1, 8 } },
+		{ "mem", false, { 9, 7, 1, 2, 4, 8 } },
+		{ "client", false, { 1, 2, 7, 8, 9, 4 } },
+	};
+	struct drm_client c[6], *ptr[6], **v;
+	struct fdinfo_engine fe = { 0 };
+	struct drm_fdref fds[6][1];
+	struct fdinfo_region r[6];
+	struct drm_scan s = { 0 };
+	struct view_opts o = { 0 };
+	size_t i, j, k, n;
+
+	for (i = 0; i < 6; i++) {
+		mk_view_client(&c[i], &fe, fds[i], &r[i], in[i].dev,
+			       in[i].pct, in[i].bytes, &in[i].pid, 1);
+		c[i].info.client_id = in[i].id;
+		if (in[i].pct < 0)
+			c[i].eng->res.status = UTIL_NO_DATA;
+		ptr[i] = &c[i];
+	}
+	s.clients = ptr;
+	s.nclients = 6;
+	for (k = 0; k < ARRAY_SIZE(want); k++) {
+		/* from the listing's order, then from the sorted order */
+		for (j = 0; j < 2; j++) {
+			o.sort = want[k].sort;
+			o.reverse = want[k].reverse;
+			n = view_clients(&s, &o, &v);
+			for (i = 0; i < n && v[i]->info.client_id ==
+				    want[k].ids[i]; i++)
+				;
+			ok(n == 6 && i == n, "sort: %s%s, %s: client %zu of 6 in place",
+			   want[k].sort ? want[k].sort : "busy",
+			   want[k].reverse ? " reversed" : "",
+			   j ? "sorted input" : "listing's order", i);
+			if (n == 6)
+				memcpy(ptr, v, sizeof(ptr));
+			free(v);
+		}
+		for (i = 0; i < 6; i++)
+			ptr[i] = &c[i];
+	}
+}
+
 int main(int argc, char **argv)
 {
 	fixdir = argc > 1 ? argv[1] : "tests/fixtures";
@@ -1709,6 +1783,7 @@ int main(int argc, char **argv)
 	test_real_proc();
 	test_proc_fdinfo_kept_open();
 	test_views();
+	test_sort();
 	printf("1..%d\n", ntest);
 	return nfail ? 1 : 0;
 }
