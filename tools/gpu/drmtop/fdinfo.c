@@ -26,6 +26,22 @@ static bool is_blank(char c)
 	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
 }
 
+/* The value of line l, whose key ends at colon, and which ends at nl. */
+static void set_value(struct fdinfo_line *l, const char *colon,
+		      const char *nl)
+{
+	const char *q = colon + 1;
+
+	l->has_colon = true;
+	l->ws_after_colon = q < nl && is_blank(*q);
+	while (q < nl && is_blank(*q))
+		q++;
+	l->val = q;
+	l->val_len = nl - q;
+	while (l->val_len && is_blank(l->val[l->val_len - 1]))
+		l->val_len--;
+}
+
 bool fdinfo_next_line(const char **pos, const char *end, unsigned int *lineno,
 		      struct fdinfo_line *l)
 {
@@ -58,15 +74,7 @@ bool fdinfo_next_line(const char **pos, const char *end, unsigned int *lineno,
 		l->val_len = 0;
 		return true;
 	}
-	l->has_colon = true;
-	q++;
-	l->ws_after_colon = q < nl && is_blank(*q);
-	while (q < nl && is_blank(*q))
-		q++;
-	l->val = q;
-	l->val_len = nl - q;
-	while (l->val_len && is_blank(l->val[l->val_len - 1]))
-		l->val_len--;
+	set_value(l, q, nl);
 	return true;
 }
 
@@ -180,12 +188,15 @@ enum fdinfo_key fdinfo_classify(const char *key, size_t len,
 int fdinfo_parse_uint(const char *s, size_t len, uint64_t *out,
 		      const char **unit, size_t *unit_len)
 {
-	const char *end = s + len;
+	const char *end = s + len, *lim;
 	uint64_t v = 0;
 	bool range = false;
 
 	if (!len || *s < '0' || *s > '9')
 		return -EINVAL;
+	/* 19 digits cannot overflow: no checks for those */
+	for (lim = len < 19 ? end : s + 19; s < lim && *s >= '0' && *s <= '9';)
+		v = v * 10 + (*s++ - '0');
 	while (s < end && *s >= '0' && *s <= '9') {
 		unsigned int d = *s - '0';
 
@@ -687,6 +698,39 @@ static size_t common_prefix(const char *a, const char *b, size_t len)
 	return i;
 }
 
+/*
+ * The line at *pos, whose first d bytes are those of the line at the same
+ * place in the previous text, into l; *pos moves to the next line. False
+ * when the key may differ (no ':' before byte d) or a NUL came in. The
+ * previous text had no malformed line, so its first d bytes hold no NUL;
+ * key_has_ws is not set (the key is the previous line's).
+ */
+static bool changed_line(const char **pos, const char *end, size_t d,
+			 struct fdinfo_line *l)
+{
+	const char *p = *pos, *nl, *q;
+
+	if (p >= end)
+		return false;
+	q = memchr(p, ':', d);
+	if (!q)
+		return false;
+	nl = memchr(p + d, '\n', end - p - d);
+	if (!nl)
+		nl = end;
+	if (memchr(p + d, '\0', nl - p - d))
+		return false;
+	*pos = nl < end ? nl + 1 : end;
+	l->start = p;
+	l->len = nl - p;
+	l->key = p;
+	l->key_len = q - p;
+	l->has_nul = false;
+	l->key_has_ws = false;
+	set_value(l, q, nl);
+	return true;
+}
+
 /* Changed lines fdinfo_update() handles; more are parsed from scratch. */
 #define UPDATE_MAX	64
 
@@ -695,8 +739,8 @@ int fdinfo_update(struct fdinfo *fi, const char *old, size_t old_len,
 {
 	const char *o = old, *oe = old + old_len, *n = buf, *ne = buf + len;
 	struct line_value upd[UPDATE_MAX];
-	unsigned int lineno = 0;
 	size_t i, k, d, nupd = 0;
+	const char *nl;
 	struct fdinfo_line ln;
 	int ret;
 
@@ -707,16 +751,16 @@ int fdinfo_update(struct fdinfo *fi, const char *old, size_t old_len,
 		if (o + k == oe && n + k == ne)
 			break;
 		/* back to the start of the line that differs, in both */
-		for (d = 0; k && o[k - 1] != '\n'; d++)
-			k--;
+		nl = memrchr(o, '\n', k);
+		d = nl ? (size_t)(o + k - nl - 1) : k;
+		k -= d;
 		o += k;
 		n += k;
 		/*
 		 * The key is the same when the line's ':' comes before the
 		 * first byte that differs. Then on to the next line in both.
 		 */
-		if (o == oe || !fdinfo_next_line(&n, ne, &lineno, &ln) ||
-		    !ln.has_colon || ln.key_len >= d || ln.has_nul)
+		if (o == oe || !changed_line(&n, ne, d, &ln))
 			return 0;	/* a line more or less, another key */
 		o = memchr(o + d, '\n', oe - o - d);
 		o = o ? o + 1 : oe;

@@ -282,6 +282,18 @@ static void test_update(void)
 		{ "\t100 ns\n", "\t100 ns\ndrm-engine-vcs:\t1 ns\n", 0, "a line more" },
 		{ "drm-engine-rcs:\t100 ns\n", "", 0, "a line less" },
 		{ "note:\tx\n", "note:\tx", 0, "no newline at the end" },
+		{ "\t100 ns", "\t9999999999999999999 ns", 1, "19 digits" },
+		{ "\t100 ns", "\t000000000000000000000100 ns", 1,
+		  "leading zeros past 19 digits" },
+		{ "\t99887766\ndrm-engine-ccs",
+		  "\t00018446744073709551616\ndrm-engine-ccs", 0,
+		  "2^64 after zeros" },
+		{ "rcs:\t100 ns", "rcs:100 ns", 1, "no blank after the ':'" },
+		{ "rcs:\t100 ns", "rcs:\t100 ns  ", 1, "blanks after the unit" },
+		{ "-ccs:\t4", "-ccs:\t4 ", 1, "a blank at the end" },
+		{ "\t1 MiB\n", "\t2 MiB", 0, "a line joined to the next" },
+		{ "ino:\t911", "ino:\t", 1, "a VFS value gone" },
+		{ "\t100 ns", "\t ns", 0, "a counter gone" },
 	};
 	static const char *const how[] = {
 		"parsed again", "only the changed lines parsed"
@@ -303,6 +315,24 @@ static void test_update(void)
 		fdinfo_parse(&ref, text, strlen(text));
 		ok(ret == cases[i].ret && (ret == 0 || fdinfo_same(&fi, &ref)),
 		   "update: %s: %s", cases[i].what, how[ret == 1]);
+	}
+
+	/*
+	 * A NUL in a value that changed makes the line malformed, even where
+	 * nothing of the value is kept (a VFS line): parsed again.
+	 */
+	{
+		static const char from[] = "drm-driver:\tx\npos:\t0\n";
+		static const char to[] = "drm-driver:\tx\npos:\t1\0\n";
+
+		fdinfo_reset(&fi);
+		fdinfo_parse(&fi, from, sizeof(from) - 1);
+		ret = fdinfo_update(&fi, from, sizeof(from) - 1, to,
+				    sizeof(to) - 1);
+		fdinfo_reset(&ref);
+		fdinfo_parse(&ref, to, sizeof(to) - 1);
+		ok(ret == 0 && ref.malformed == 1,
+		   "update: a NUL in a changed value: parsed again (%d)", ret);
 	}
 
 	/* nothing updated once a line was malformed or given twice */
