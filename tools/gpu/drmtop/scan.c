@@ -455,6 +455,7 @@ static void add_unreadable(struct drm_scan *s, pid_t pid)
 
 static int list_pids(struct drm_scan *s, pid_t **out, size_t *n, size_t *cap)
 {
+	bool sorted = true;
 	struct dirent *de;
 	DIR *d;
 	int fd;
@@ -480,10 +481,13 @@ static int list_pids(struct drm_scan *s, pid_t **out, size_t *n, size_t *cap)
 			continue;
 		if (grow((void **)out, cap, *n, sizeof(pid_t)))
 			break;
+		if (*n && pid < (*out)[*n - 1])
+			sorted = false;
 		(*out)[(*n)++] = pid;
 	}
 	closedir(d);
-	if (*n)
+	/* procfs lists the pids in order; another tree may not */
+	if (!sorted)
 		qsort(*out, *n, sizeof(pid_t), cmp_pid);
 	return 0;
 }
