@@ -756,6 +756,63 @@ static void scan_pid(struct drm_scan *s, pid_t pid, const struct known_set *k)
 	free(comm);
 }
 
+/* Point the client's engines at those of its info, adding new ones. */
+static void map_engines(struct drm_scan *s, struct drm_client *c)
+{
+	size_t i, j;
+
+	for (j = 0; j < c->neng; j++)
+		c->eng[j].cur = NULL;
+	for (i = 0; i < c->info.n_engines; i++) {
+		struct fdinfo_engine *e = &c->info.engines[i];
+		struct client_engine *ce = NULL;
+
+		/* the engines of the previous sample, mostly in its order */
+		if (i < c->neng && name_eq(c->eng[i].name, e->name))
+			ce = &c->eng[i];
+		for (j = 0; !ce && j < c->neng; j++)
+			if (name_eq(c->eng[j].name, e->name))
+				ce = &c->eng[j];
+		if (!ce) {
+			const char *name = scan_name(s, e->name);
+
+			if (!name || grow((void **)&c->eng, &c->cap_eng,
+					  c->neng, sizeof(*c->eng)))
+				continue;
+			ce = &c->eng[c->neng++];
+			memset(ce, 0, sizeof(*ce));
+			ce->name = name;
+		}
+		ce->cur = e;
+	}
+}
+
+/* The figures of the client's latest sample, once per refresh. */
+static void update_engines(struct drm_scan *s, struct drm_client *c)
+{
+	size_t j;
+
+	if (c->upd_gen == s->gen)
+		return;
+	c->upd_gen = s->gen;
+
+	/* info updated in place keeps its engines where they were */
+	if (c->info_moved) {
+		c->info_moved = false;
+		map_engines(s, c);
+	}
+	for (j = 0; j < c->neng; j++) {
+		struct client_engine *ce = &c->eng[j];
+
+		if (ce->cur) {
+			util_update(&ce->hist, ce->cur, c->ts_ns, &ce->res);
+		} else {
+			memset(&ce->res, 0, sizeof(ce->res));
+			ce->res.status = UTIL_NO_DATA;
+		}
+	}
+}
+
 /* Re-read one fdinfo of a known client (cheap refresh). */
 static void sample_client(struct drm_scan *s, struct drm_client *c,
 			  pid_t **rescan, size_t *nrescan, size_t *caprescan)
@@ -782,6 +839,8 @@ static void sample_client(struct drm_scan *s, struct drm_client *c,
 			c->gen = s->gen;
 			c->nsamples++;
 			client_keep_raw(s, c, n);
+			/* while the sample's engines are at hand */
+			update_engines(s, c);
 			return;
 		}
 		ret = n < 0 ? (int)n : parse_fdinfo(s, n, truncated);
@@ -814,58 +873,6 @@ static int cmp_fdref(const void *a, const void *b)
 	if (x->pid != y->pid)
 		return x->pid < y->pid ? -1 : 1;
 	return x->fd < y->fd ? -1 : x->fd > y->fd;
-}
-
-/* Point the client's engines at those of its info, adding new ones. */
-static void map_engines(struct drm_scan *s, struct drm_client *c)
-{
-	size_t i, j;
-
-	for (j = 0; j < c->neng; j++)
-		c->eng[j].cur = NULL;
-	for (i = 0; i < c->info.n_engines; i++) {
-		struct fdinfo_engine *e = &c->info.engines[i];
-		struct client_engine *ce = NULL;
-
-		/* the engines of the previous sample, mostly in its order */
-		if (i < c->neng && name_eq(c->eng[i].name, e->name))
-			ce = &c->eng[i];
-		for (j = 0; !ce && j < c->neng; j++)
-			if (name_eq(c->eng[j].name, e->name))
-				ce = &c->eng[j];
-		if (!ce) {
-			const char *name = scan_name(s, e->name);
-
-			if (!name || grow((void **)&c->eng, &c->cap_eng,
-					  c->neng, sizeof(*c->eng)))
-				continue;
-			ce = &c->eng[c->neng++];
-			memset(ce, 0, sizeof(*ce));
-			ce->name = name;
-		}
-		ce->cur = e;
-	}
-}
-
-static void update_engines(struct drm_scan *s, struct drm_client *c)
-{
-	size_t j;
-
-	/* info updated in place keeps its engines where they were */
-	if (c->info_moved) {
-		c->info_moved = false;
-		map_engines(s, c);
-	}
-	for (j = 0; j < c->neng; j++) {
-		struct client_engine *ce = &c->eng[j];
-
-		if (ce->cur) {
-			util_update(&ce->hist, ce->cur, c->ts_ns, &ce->res);
-		} else {
-			memset(&ce->res, 0, sizeof(ce->res));
-			ce->res.status = UTIL_NO_DATA;
-		}
-	}
 }
 
 /*

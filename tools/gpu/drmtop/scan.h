@@ -46,6 +46,7 @@ struct drm_client {
 	struct client_engine *eng;
 	size_t neng, cap_eng;
 	unsigned long gen;	/* refresh generation of the latest sample */
+	unsigned long upd_gen;	/* ... of the latest figures in eng[] */
 	bool info_moved;	/* info replaced since eng[] last followed it */
 	size_t nagg;		/* a view's aggregate: clients summed, else 0 */
 };
