@@ -24,11 +24,15 @@ struct drm_fdref {
 	unsigned long seen;	/* refresh generation it was last seen in */
 };
 
+/*
+ * What the views read of every engine of every client (name, cur, and the
+ * status and pct of res) is in the first 32 bytes; hist is the update's.
+ */
 struct client_engine {
 	const char *name;	/* in drm_scan.names */
-	struct util_hist hist;
-	struct util_result res;
 	const struct fdinfo_engine *cur;	/* into client->info */
+	struct util_result res;
+	struct util_hist hist;
 };
 
 struct drm_client {

@@ -37,15 +37,16 @@ struct util_hist {
 	uint64_t t_ns;		/* CLOCK_MONOTONIC of the read */
 };
 
+/* status and pct first: the views and the sort read them for every client */
 struct util_result {
 	enum util_method method;
 	enum util_status status;
+	double pct;		/* valid if status == UTIL_OK */
+	bool over;		/* pct > 100 after capacity */
 	uint64_t delta;		/* dns or dcycles */
 	uint64_t delta_total;	/* dtotal-cycles or dt in ns */
 	uint64_t dt_ns;		/* wall time between the samples */
 	uint64_t capacity;
-	double pct;		/* valid if status == UTIL_OK */
-	bool over;		/* pct > 100 after capacity */
 };
 
 extern const char *const util_method_name[];
