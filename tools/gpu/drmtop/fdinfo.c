@@ -760,7 +760,8 @@ int fdinfo_update(struct fdinfo *fi, const char *old, size_t old_len,
 		 * The key is the same when the line's ':' comes before the
 		 * first byte that differs. Then on to the next line in both.
 		 */
-		if (o == oe || !changed_line(&n, ne, d, &ln))
+		if (o == oe || nupd == UPDATE_MAX ||
+		    !changed_line(&n, ne, d, &ln))
 			return 0;	/* a line more or less, another key */
 		o = memchr(o + d, '\n', oe - o - d);
 		o = o ? o + 1 : oe;
@@ -783,7 +784,7 @@ int fdinfo_update(struct fdinfo *fi, const char *old, size_t old_len,
 		default:
 			return 0;	/* strings, the client id, extras */
 		}
-		if (nupd == UPDATE_MAX || line_value(&ln, &upd[nupd]))
+		if (line_value(&ln, &upd[nupd]))
 			return 0;
 		nupd++;
 	}

@@ -335,6 +335,34 @@ static void test_update(void)
 		   "update: a NUL in a changed value: parsed again (%d)", ret);
 	}
 
+	/*
+	 * As many changed lines as an update takes (64), and one more: that
+	 * one is parsed again, and the update wrote nothing past its room.
+	 */
+	{
+		static char from[4096], to[4096];
+		unsigned int nlines;
+		size_t fl, tl;
+
+		for (nlines = 64; nlines <= 65; nlines++) {
+			fl = snprintf(from, sizeof(from), "drm-driver:\tx\n");
+			tl = snprintf(to, sizeof(to), "drm-driver:\tx\n");
+			for (i = 0; i < nlines; i++) {
+				fl += snprintf(from + fl, sizeof(from) - fl,
+					       "drm-cycles-e%zu:\t1\n", i);
+				tl += snprintf(to + tl, sizeof(to) - tl,
+					       "drm-cycles-e%zu:\t22\n", i);
+			}
+			ret = update_str(&fi, from, to);
+			fdinfo_reset(&ref);
+			fdinfo_parse(&ref, to, tl);
+			ok(ret == (nlines == 64) &&
+			   (ret == 0 || fdinfo_same(&fi, &ref)),
+			   "update: %u changed lines: %s", nlines,
+			   how[ret == 1]);
+		}
+	}
+
 	/* nothing updated once a line was malformed or given twice */
 	ok(update_str(&fi, "drm-driver:\tx\ndrm-cycles-a:\t1\nbad\n",
 		      "drm-driver:\tx\ndrm-cycles-a:\t2\nbad\n") == 0,
