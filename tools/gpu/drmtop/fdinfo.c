@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -292,6 +293,8 @@ void fdinfo_free(struct fdinfo *fi)
 	free(fi->extra);
 	free(fi->engine_idx.slots);
 	free(fi->region_idx.slots);
+	free(fi->memo);
+	free(fi->memo_next);
 	fdinfo_init(fi);
 }
 
@@ -318,6 +321,7 @@ void fdinfo_reset(struct fdinfo *fi)
 	if (fi->region_idx.size)
 		memset(fi->region_idx.slots, 0,
 		       fi->region_idx.size * sizeof(size_t));
+	fi->n_memo = 0;
 	fi->lines = 0;
 	fi->malformed = 0;
 	fi->dups = 0;
@@ -516,13 +520,20 @@ static int add_extra(struct fdinfo *fi, const struct fdinfo_line *l)
 	return 0;
 }
 
+/* idx of a line_value whose engine or region is still to be looked up */
+#define NO_IDX	((size_t)-1)
+
 /* The value of a line with a numeric key, ready to be stored. */
 struct line_value {
 	enum fdinfo_key k;
 	enum fdinfo_mem_kind mk;
 	const char *sfx;	/* engine class or region */
 	size_t sfx_len;
+	size_t idx;		/* of its engine or region, NO_IDX: by sfx */
 	uint64_t v;		/* bytes, Hz, ns or a plain number */
+	/* fdinfo_update()'s: where the line starts in the old and new text */
+	size_t old_off, new_off;
+	size_t key_len;
 };
 
 /* Parse the value of a numeric key into lv. Returns 1 if malformed, 0. */
@@ -579,7 +590,7 @@ static bool store(bool *has, uint64_t *field, uint64_t v)
  * Store a parsed value. Returns 1 when it replaced one of the same key
  * (the last one counts), 0, or -ENOMEM.
  */
-static int store_value(struct fdinfo *fi, const struct line_value *lv)
+static int store_value(struct fdinfo *fi, struct line_value *lv)
 {
 	struct fdinfo_engine *e;
 	struct fdinfo_region *r;
@@ -588,18 +599,28 @@ static int store_value(struct fdinfo *fi, const struct line_value *lv)
 	if (lv->k == FDINFO_KEY_CLIENT_ID)
 		return store(&fi->has_client_id, &fi->client_id, lv->v);
 	if (lv->k == FDINFO_KEY_MEM) {
-		r = get_region(fi, lv->sfx, lv->sfx_len);
-		if (!r)
-			return -ENOMEM;
+		if (lv->idx != NO_IDX) {
+			r = &fi->regions[lv->idx];
+		} else {
+			r = get_region(fi, lv->sfx, lv->sfx_len);
+			if (!r)
+				return -ENOMEM;
+			lv->idx = r - fi->regions;
+		}
 		dup = r->present & (1u << lv->mk);
 		r->present |= 1u << lv->mk;
 		r->bytes[lv->mk] = lv->v;
 		return dup;
 	}
 
-	e = get_engine(fi, lv->sfx, lv->sfx_len);
-	if (!e)
-		return -ENOMEM;
+	if (lv->idx != NO_IDX) {
+		e = &fi->engines[lv->idx];
+	} else {
+		e = get_engine(fi, lv->sfx, lv->sfx_len);
+		if (!e)
+			return -ENOMEM;
+		lv->idx = e - fi->engines;
+	}
 	switch (lv->k) {
 	case FDINFO_KEY_ENGINE:
 		return store(&e->has_ns, &e->ns, lv->v);
@@ -621,7 +642,7 @@ static int store_value(struct fdinfo *fi, const struct line_value *lv)
 /* Returns 1 if malformed, 0 if parsed, -ENOMEM. */
 static int parse_line(struct fdinfo *fi, const struct fdinfo_line *l)
 {
-	struct line_value lv = { .mk = FDINFO_MEM_TOTAL };
+	struct line_value lv = { .mk = FDINFO_MEM_TOTAL, .idx = NO_IDX };
 	int ret;
 
 	if (!l->has_colon || l->has_nul || l->key_has_ws)
@@ -668,6 +689,7 @@ int fdinfo_parse(struct fdinfo *fi, const char *buf, size_t len)
 	int ret;
 
 	fi->size += len;
+	fi->n_memo = 0;
 	while (fdinfo_next_line(&pos, end, &lineno, &l)) {
 		if (!l.len)
 			continue;
@@ -734,13 +756,82 @@ static bool changed_line(const char **pos, const char *end, size_t d,
 /* Changed lines fdinfo_update() handles; more are parsed from scratch. */
 #define UPDATE_MAX	64
 
+/*
+ * A line that changed in an update, by the offset of its start in the text
+ * fi holds. The next update finds a changed line at that offset with as
+ * long a key to have the same key: the bytes up to its ':' are those of
+ * the previous text. It then needs neither classifying nor its engine or
+ * region looked up: a live driver moves the same few counters every time.
+ */
+struct fdinfo_memo {
+	size_t off;
+	size_t key_len;
+	enum fdinfo_key k;
+	enum fdinfo_mem_kind mk;
+	size_t idx;		/* of its engine or region, by k */
+};
+
+/*
+ * The memo of the new text: that of the old one, its offsets moved by as
+ * much as the lines before them grew or shrank, and the lines of upd.
+ * Without memory, no memo: it only saves work.
+ */
+static void memo_update(struct fdinfo *fi, const struct line_value *upd,
+			size_t nupd, ptrdiff_t end_delta)
+{
+	const struct fdinfo_memo *m = fi->memo;
+	struct fdinfo_memo *out;
+	size_t i = 0, j = 0, n = 0, cap;
+	ptrdiff_t delta;
+
+	cap = fi->n_memo + nupd;
+	if (cap > fi->cap_memo_next) {
+		out = realloc(fi->memo_next, cap * sizeof(*out));
+		if (!out) {
+			fi->n_memo = 0;
+			return;
+		}
+		fi->memo_next = out;
+		fi->cap_memo_next = cap;
+	}
+	out = fi->memo_next;
+	while (i < fi->n_memo || j < nupd) {
+		if (j < nupd && (i == fi->n_memo ||
+				 upd[j].old_off <= m[i].off)) {
+			/* a line that changed: replaces what was known */
+			if (i < fi->n_memo && m[i].off == upd[j].old_off)
+				i++;
+			out[n].off = upd[j].new_off;
+			out[n].key_len = upd[j].key_len;
+			out[n].k = upd[j].k;
+			out[n].mk = upd[j].mk;
+			out[n].idx = upd[j].idx;
+			n++;
+			j++;
+			continue;
+		}
+		/* a line before upd[j], or after the last changed one */
+		delta = j < nupd ? (ptrdiff_t)(upd[j].new_off - upd[j].old_off) :
+				   end_delta;
+		out[n] = m[i++];
+		out[n++].off += delta;
+	}
+	fi->memo_next = fi->memo;
+	fi->memo = out;
+	cap = fi->cap_memo_next;
+	fi->cap_memo_next = fi->cap_memo;
+	fi->cap_memo = cap;
+	fi->n_memo = n;
+}
+
 int fdinfo_update(struct fdinfo *fi, const char *old, size_t old_len,
 		  const char *buf, size_t len)
 {
 	const char *o = old, *oe = old + old_len, *n = buf, *ne = buf + len;
-	struct line_value upd[UPDATE_MAX];
-	size_t i, k, d, nupd = 0;
-	const char *nl;
+	struct line_value upd[UPDATE_MAX], *lv;
+	size_t i, k, d, m = 0, nupd = 0;
+	const struct fdinfo_memo *memo;
+	const char *nl, *start;
 	struct fdinfo_line ln;
 	int ret;
 
@@ -760,19 +851,36 @@ int fdinfo_update(struct fdinfo *fi, const char *old, size_t old_len,
 		 * The key is the same when the line's ':' comes before the
 		 * first byte that differs. Then on to the next line in both.
 		 */
+		start = n;
 		if (o == oe || nupd == UPDATE_MAX ||
 		    !changed_line(&n, ne, d, &ln))
 			return 0;	/* a line more or less, another key */
+		lv = &upd[nupd];
+		lv->old_off = o - old;
+		lv->new_off = start - buf;
+		lv->key_len = ln.key_len;
 		o = memchr(o + d, '\n', oe - o - d);
 		o = o ? o + 1 : oe;
 
-		upd[nupd].mk = FDINFO_MEM_TOTAL;
-		upd[nupd].k = classify(ln.key, ln.key_len, &upd[nupd].sfx,
-				       &upd[nupd].sfx_len, &upd[nupd].mk);
-		switch (upd[nupd].k) {
+		/* the memo is sorted, and so are the changed lines */
+		while (m < fi->n_memo && fi->memo[m].off < lv->old_off)
+			m++;
+		memo = m < fi->n_memo ? &fi->memo[m] : NULL;
+		if (memo && memo->off == lv->old_off &&
+		    memo->key_len == ln.key_len) {
+			lv->k = memo->k;
+			lv->mk = memo->mk;
+			lv->idx = memo->idx;
+		} else {
+			lv->mk = FDINFO_MEM_TOTAL;
+			lv->k = classify(ln.key, ln.key_len, &lv->sfx,
+					 &lv->sfx_len, &lv->mk);
+			lv->idx = NO_IDX;
+		}
+		switch (lv->k) {
 		case FDINFO_KEY_GENERIC:
 		case FDINFO_KEY_INVALID:
-			continue;	/* pos, flags...: nothing kept */
+			break;	/* pos, flags...: nothing kept */
 		case FDINFO_KEY_ENGINE_CAPACITY:
 		case FDINFO_KEY_ENGINE:
 		case FDINFO_KEY_TOTAL_CYCLES:
@@ -780,20 +888,24 @@ int fdinfo_update(struct fdinfo *fi, const char *old, size_t old_len,
 		case FDINFO_KEY_MAXFREQ:
 		case FDINFO_KEY_CURFREQ:
 		case FDINFO_KEY_MEM:
+			if (line_value(&ln, lv))
+				return 0;
 			break;
 		default:
 			return 0;	/* strings, the client id, extras */
 		}
-		if (line_value(&ln, &upd[nupd]))
-			return 0;
 		nupd++;
 	}
 
 	for (i = 0; i < nupd; i++) {
+		if (upd[i].k == FDINFO_KEY_GENERIC ||
+		    upd[i].k == FDINFO_KEY_INVALID)
+			continue;
 		ret = store_value(fi, &upd[i]);
 		if (ret < 0)
 			return ret;
 	}
+	memo_update(fi, upd, nupd, (ptrdiff_t)len - (ptrdiff_t)old_len);
 	fi->size = fi->size - old_len + len;
 	return 1;
 }

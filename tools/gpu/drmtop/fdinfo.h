@@ -81,6 +81,8 @@ struct fdinfo_index {
 	size_t hint;		/* last index found or added */
 };
 
+struct fdinfo_memo;
+
 struct fdinfo {
 	char *driver;
 	char *pdev;
@@ -97,6 +99,13 @@ struct fdinfo {
 	struct fdinfo_region *regions;
 	size_t n_regions, cap_regions, regions_named;
 	struct fdinfo_index engine_idx, region_idx;
+	/*
+	 * What fdinfo_update() learnt of the lines that changed, sorted by
+	 * their offset in the text fi holds; memo_next is the room the next
+	 * update builds its memo in. Emptied by a reset or a parse.
+	 */
+	struct fdinfo_memo *memo, *memo_next;
+	size_t n_memo, cap_memo, cap_memo_next;
 	/* driver specific keys and unknown drm- keys, verbatim */
 	struct fdinfo_kv *extra;
 	size_t n_extra, cap_extra, extra_named;

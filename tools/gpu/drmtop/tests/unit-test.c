@@ -363,6 +363,60 @@ static void test_update(void)
 		}
 	}
 
+	/*
+	 * What an update learnt of the lines that changed serves the next
+	 * one, at offsets moved by a line before them that grew or shrank;
+	 * after keys that swapped places (parsed again), it starts afresh.
+	 */
+	{
+		/* a line of 18 bytes; pos grows or shrinks by one */
+#define P19	"pos:\t1000000000000000000\n"
+#define P1	"pos:\t1\n"
+		static const char *const steps[] = {
+			P19 "drm-cycles-rcs:\t1\ndrm-cycles-ccs:\t1\n"
+			"drm-total-vram0:\t1\n",
+			P19 "drm-cycles-rcs:\t2\ndrm-cycles-ccs:\t1\n"
+			"drm-total-vram0:\t2\n",
+			/* rcs now where ccs was */
+			P1 "drm-cycles-rcs:\t2\ndrm-cycles-ccs:\t1\n"
+			"drm-total-vram0:\t2\n",
+			P1 "drm-cycles-rcs:\t2\ndrm-cycles-ccs:\t3\n"
+			"drm-total-vram0:\t3\n",
+			P19 "drm-cycles-rcs:\t4\ndrm-cycles-ccs:\t3\n"
+			"drm-total-vram0:\t4\n",
+			P19 "drm-cycles-rcs:\t5\ndrm-cycles-ccs:\t55\n"
+			"drm-total-vram0:\t5\n",
+			/* keys swapped */
+			P19 "drm-cycles-ccs:\t6\ndrm-cycles-rcs:\t6\n"
+			"drm-total-vram0:\t6\n",
+			P1 "drm-cycles-ccs:\t7\ndrm-cycles-rcs:\t77\n"
+			"drm-total-vram0:\t7\n",
+		};
+#undef P19
+#undef P1
+		unsigned int same = 0, fast = 0;
+
+		fdinfo_reset(&fi);
+		fdinfo_parse(&fi, steps[0], strlen(steps[0]));
+		for (i = 1; i < ARRAY_SIZE(steps); i++) {
+			ret = fdinfo_update(&fi, steps[i - 1],
+					    strlen(steps[i - 1]), steps[i],
+					    strlen(steps[i]));
+			if (ret == 1) {
+				fast++;
+			} else {
+				fdinfo_reset(&fi);
+				fdinfo_parse(&fi, steps[i], strlen(steps[i]));
+			}
+			fdinfo_reset(&ref);
+			fdinfo_parse(&ref, steps[i], strlen(steps[i]));
+			same += fdinfo_same(&fi, &ref);
+		}
+		ok(same == ARRAY_SIZE(steps) - 1 && fast == ARRAY_SIZE(steps) - 2,
+		   "update: lines that changed before, moved: %u of %zu as parsed (%u in place)",
+		   same, ARRAY_SIZE(steps) - 1, fast);
+	}
+
 	/* nothing updated once a line was malformed or given twice */
 	ok(update_str(&fi, "drm-driver:\tx\ndrm-cycles-a:\t1\nbad\n",
 		      "drm-driver:\tx\ndrm-cycles-a:\t2\nbad\n") == 0,
