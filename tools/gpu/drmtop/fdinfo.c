@@ -828,17 +828,30 @@ int fdinfo_update(struct fdinfo *fi, const char *old, size_t old_len,
 		  const char *buf, size_t len)
 {
 	const char *o = old, *oe = old + old_len, *n = buf, *ne = buf + len;
+	const struct fdinfo_memo *memo = fi->memo, *mt = memo;
 	struct line_value upd[UPDATE_MAX], *lv;
-	size_t i, k, d, m = 0, nupd = 0;
-	const struct fdinfo_memo *memo;
+	size_t i, k, d, nupd = 0;
 	const char *nl, *start;
 	struct fdinfo_line ln;
 	int ret;
 
 	if (fi->malformed || fi->dups)
 		return 0;
+	if (fi->n_memo)
+		mt += fi->n_memo;
 	for (;;) {
-		k = common_prefix(o, n, oe - o < ne - n ? oe - o : ne - n);
+		/*
+		 * Up to the next line that changed last time, or to the end,
+		 * the texts are most likely the same: memcmp() tells that
+		 * faster than common_prefix() finds where they differ.
+		 */
+		while (memo < mt && memo->off < (size_t)(o - old))
+			memo++;
+		k = memo < mt ? memo->off - (o - old) : (size_t)(oe - o);
+		if (k > (size_t)(ne - n) || memcmp(o, n, k))
+			k = 0;
+		k += common_prefix(o + k, n + k, oe - o < ne - n ?
+				   oe - o - k : ne - n - k);
 		if (o + k == oe && n + k == ne)
 			break;
 		/* back to the start of the line that differs, in both */
@@ -863,10 +876,9 @@ int fdinfo_update(struct fdinfo *fi, const char *old, size_t old_len,
 		o = o ? o + 1 : oe;
 
 		/* the memo is sorted, and so are the changed lines */
-		while (m < fi->n_memo && fi->memo[m].off < lv->old_off)
-			m++;
-		memo = m < fi->n_memo ? &fi->memo[m] : NULL;
-		if (memo && memo->off == lv->old_off &&
+		while (memo < mt && memo->off < lv->old_off)
+			memo++;
+		if (memo < mt && memo->off == lv->old_off &&
 		    memo->key_len == ln.key_len) {
 			lv->k = memo->k;
 			lv->mk = memo->mk;
