@@ -492,6 +492,77 @@ static void test_update(void)
 	fdinfo_free(&ref);
 }
 
+/* fdinfo_parse_uint() as the spec reads, a digit at a time */
+static int ref_parse_uint(const char *s, size_t len, uint64_t *out,
+			  size_t *unit_off)
+{
+	bool range = false;
+	uint64_t v = 0;
+	size_t i;
+
+	if (!len || s[0] < '0' || s[0] > '9')
+		return -EINVAL;
+	for (i = 0; i < len && s[i] >= '0' && s[i] <= '9'; i++)
+		if (__builtin_mul_overflow(v, 10, &v) ||
+		    __builtin_add_overflow(v, (uint64_t)(s[i] - '0'), &v))
+			range = true;
+	if (i < len && !strchr(" \t\r\v\f", s[i] ? s[i] : 'x'))
+		return -EINVAL;
+	while (i < len && s[i] && strchr(" \t\r\v\f", s[i]))
+		i++;
+	*unit_off = i;
+	if (range)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+/*
+ * Numbers of 1 to 24 digits, and a byte that is not a digit at each place
+ * of them (eight are read at once): as parsed a digit at a time.
+ */
+static void test_parse_uint(void)
+{
+	static const char others[] = { '/', ':', ' ', '\t', 'a', '.', '\0',
+				       (char)0xb9, (char)0x39 + 0x80 };
+	unsigned int seed = 2024, agree = 0, total = 0, i;
+	size_t len, pos, off_ref, k;
+	uint64_t v, v_ref;
+	const char *unit;
+	char num[40];
+	int ret, ret_ref;
+
+	for (len = 1; len <= 24; len++) {
+		for (i = 0; i < 200; i++) {
+			for (k = 0; k < len; k++)
+				num[k] = '0' + rand_r(&seed) % 10;
+			if (i % 3 == 0)
+				memset(num, '9', len);	/* near 2^64 */
+			pos = rand_r(&seed) % (len + 1);
+			if (i % 2 && pos < len)
+				num[pos] = others[rand_r(&seed) % sizeof(others)];
+			memcpy(num + len, " ns", 3);
+			v = v_ref = 0;
+			unit = NULL;
+			off_ref = 0;
+			ret = fdinfo_parse_uint(num, len + 3, &v, &unit, &k);
+			ret_ref = ref_parse_uint(num, len + 3, &v_ref, &off_ref);
+			total++;
+			if (ret == ret_ref &&
+			    (ret || (v == v_ref && unit == num + off_ref &&
+				     k == len + 3 - off_ref)))
+				agree++;
+			else if (total - agree <= 5)
+				printf("# parse_uint: %zu digits, 0x%02x at %zu: %d %llu, expected %d %llu\n",
+				       len, (unsigned char)num[pos], pos, ret,
+				       (unsigned long long)v, ret_ref,
+				       (unsigned long long)v_ref);
+		}
+	}
+	ok(agree == total, "parse_uint: %u of %u numbers as a digit at a time",
+	   agree, total);
+}
+
 static void test_hostile(void)
 {
 	struct fdinfo fi;
@@ -1884,6 +1955,7 @@ int main(int argc, char **argv)
 	fixdir = argc > 1 ? argv[1] : "tests/fixtures";
 	test_fixtures();
 	test_hostile();
+	test_parse_uint();
 	test_update();
 	test_name_is();
 	test_util();
