@@ -542,7 +542,8 @@ static void test_parse_uint(void)
 			if (i % 2 && pos < len)
 				num[pos] = others[rand_r(&seed) % sizeof(others)];
 			memcpy(num + len, " ns", 3);
-			v = v_ref = 0;
+			v = 0;
+			v_ref = 0;
 			unit = NULL;
 			off_ref = 0;
 			ret = fdinfo_parse_uint(num, len + 3, &v, &unit, &k);
@@ -550,13 +551,17 @@ static void test_parse_uint(void)
 			total++;
 			if (ret == ret_ref &&
 			    (ret || (v == v_ref && unit == num + off_ref &&
-				     k == len + 3 - off_ref)))
+				     k == len + 3 - off_ref))) {
 				agree++;
-			else if (total - agree <= 5)
-				printf("# parse_uint: %zu digits, 0x%02x at %zu: %d %llu, expected %d %llu\n",
-				       len, (unsigned char)num[pos], pos, ret,
-				       (unsigned long long)v, ret_ref,
-				       (unsigned long long)v_ref);
+				continue;
+			}
+			if (total - agree > 5)
+				continue;
+			printf("# parse_uint: %zu digits, 0x%02x at %zu: ", len,
+			       (unsigned char)num[pos], pos);
+			printf("%d %llu, expected %d %llu\n", ret,
+			       (unsigned long long)v, ret_ref,
+			       (unsigned long long)v_ref);
 		}
 	}
 	ok(agree == total, "parse_uint: %u of %u numbers as a digit at a time",
