@@ -381,20 +381,15 @@ static struct drm_client **agg_find(struct agg_table *t, const char *devname,
  */
 static void agg_add(struct drm_client *a, const struct drm_client *c)
 {
-	size_t i, j;
+	size_t i;
 
 	for (i = 0; i < c->neng; i++) {
 		const struct client_engine *e = &c->eng[i];
-		struct client_engine *t = NULL;
+		struct client_engine *t;
 
 		if (!e->cur)
 			continue;
-		/* clients of a driver mostly list their engines in one order */
-		if (i < a->neng && name_eq(a->eng[i].name, e->name))
-			t = &a->eng[i];
-		for (j = 0; !t && j < a->neng; j++)
-			if (name_eq(a->eng[j].name, e->name))
-				t = &a->eng[j];
+		t = client_engine_slot(a, e->name, i);
 		if (!t) {
 			t = &a->eng[a->neng++];
 			memset(t, 0, sizeof(*t));

@@ -765,14 +765,10 @@ static void map_engines(struct drm_scan *s, struct drm_client *c)
 		c->eng[j].cur = NULL;
 	for (i = 0; i < c->info.n_engines; i++) {
 		struct fdinfo_engine *e = &c->info.engines[i];
-		struct client_engine *ce = NULL;
+		struct client_engine *ce;
 
 		/* the engines of the previous sample, mostly in its order */
-		if (i < c->neng && name_eq(c->eng[i].name, e->name))
-			ce = &c->eng[i];
-		for (j = 0; !ce && j < c->neng; j++)
-			if (name_eq(c->eng[j].name, e->name))
-				ce = &c->eng[j];
+		ce = client_engine_slot(c, e->name, i);
 		if (!ce) {
 			const char *name = scan_name(s, e->name);
 

@@ -55,6 +55,25 @@ struct drm_client {
 	size_t nagg;		/* a view's aggregate: clients summed, else 0 */
 };
 
+/*
+ * The slot of client c's engine named name, or NULL: unlike
+ * client_engine(), also one the latest sample does not list. hint is
+ * where the caller expects it: the clients of a driver mostly list their
+ * engines in one order, so the slot at hint is tried first.
+ */
+static inline struct client_engine *
+client_engine_slot(struct drm_client *c, const char *name, size_t hint)
+{
+	size_t j;
+
+	if (hint < c->neng && name_eq(c->eng[hint].name, name))
+		return &c->eng[hint];
+	for (j = 0; j < c->neng; j++)
+		if (name_eq(c->eng[j].name, name))
+			return &c->eng[j];
+	return NULL;
+}
+
 struct drm_scan {
 	char *proc_root;
 	int rootfd;

@@ -1249,6 +1249,52 @@ static void test_discovery(void)
 	ok(!s && errno == ENOENT, "missing proc root reported");
 }
 
+/* A client whose fdinfo lists its engines in another order keeps them. */
+static void test_engine_order(void)
+{
+	static const char *const fmt =
+		"drm-driver:\tsimgpu\ndrm-client-id:\t1\ndrm-pdev:\tp\n"
+		"drm-cycles-%s:\t%u\ndrm-total-cycles-%s:\t%u\n"
+		"drm-cycles-%s:\t%u\ndrm-total-cycles-%s:\t%u\n";
+	const struct client_engine *rcs, *vcs;
+	struct drm_scan *s;
+	struct drm_client *c;
+	char b[512];
+
+	snprintf(root, sizeof(root), "/tmp/drmtop-proc-XXXXXX");
+	if (!mkdtemp(root)) {
+		perror("mkdtemp");
+		exit(2);
+	}
+	mkpid(100, "app");
+	snprintf(b, sizeof(b), fmt, "rcs", 0, "rcs", 1000, "vcs", 0, "vcs",
+		 1000);
+	mkfd(100, 3, "/dev/dri/renderD128", b);
+	s = drm_scan_new(root);
+	if (!s) {
+		ok(0, "engine order: scan on %s", root);
+		rmrf(root);
+		return;
+	}
+	drm_scan_refresh(s, DRM_SCAN_AUTO);
+	snprintf(b, sizeof(b), fmt, "vcs", 250, "vcs", 2000, "rcs", 750, "rcs",
+		 2000);
+	mkfd(100, 3, "/dev/dri/renderD128", b);
+	drm_scan_refresh(s, DRM_SCAN_AUTO);
+	c = find(s, "p", 1);
+	rcs = c ? client_engine(c, "rcs") : NULL;
+	vcs = c ? client_engine(c, "vcs") : NULL;
+	ok(c && c->neng == 2, "engine order: still two engines (%zu)",
+	   c ? c->neng : 0);
+	ok(rcs && vcs && rcs->res.status == UTIL_OK &&
+	   vcs->res.status == UTIL_OK && near(rcs->res.pct, 75) &&
+	   near(vcs->res.pct, 25),
+	   "engine order: rcs 75%%, vcs 25%% across the reorder (%.1f, %.1f)",
+	   rcs ? rcs->res.pct : -1, vcs ? vcs->res.pct : -1);
+	drm_scan_free(s);
+	rmrf(root);
+}
+
 /* What drmtop relies on when it keeps a procfs fdinfo file open. */
 static void test_proc_fdinfo_kept_open(void)
 {
@@ -1840,6 +1886,7 @@ static void test_views(void)
 {
 	static const pid_t p10[] = { 10 }, p1020[] = { 10, 20 }, p30[] = { 30 };
 	struct drm_client c[4], *v[4], **a;
+	struct client_engine e1[2] = { 0 };
 	struct fdinfo_engine fe = { 0 };
 	struct drm_fdref fds[4][2];
 	struct fdinfo_region r[4];
@@ -1851,6 +1898,14 @@ static void test_views(void)
 	mk_view_client(&c[1], &fe, fds[1], &r[1], "card0", 20, 2000, p10, 1);
 	mk_view_client(&c[2], &fe, fds[2], &r[2], "card0", 30, 4000, p1020, 2);
 	mk_view_client(&c[3], &fe, fds[3], &r[3], "card1", 50, 8000, p30, 1);
+	/* c[1] lists another engine before rcs: the sums meet by name */
+	e1[0].name = "vcs";
+	e1[0].cur = &fe;
+	e1[0].res.status = UTIL_OK;
+	e1[0].res.pct = 5;
+	e1[1] = c[1].eng[0];
+	c[1].eng = e1;
+	c[1].neng = 2;
 	for (i = 0; i < 4; i++)
 		v[i] = &c[i];
 
@@ -1862,6 +1917,8 @@ static void test_views(void)
 	   row_pct(row));
 	ok(row_mem(row) == 7000, "views: pid 10 vram0 is the sum 7000 (%llu)",
 	   (unsigned long long)row_mem(row));
+	ok(row && row->neng == 2, "views: pid 10 has one rcs and one vcs (%zu)",
+	   row ? row->neng : 0);
 	row = view_row(a, n, "card0", 20);
 	ok(row && row->nagg == 1 && near(row_pct(row), 30) &&
 	   row_mem(row) == 4000, "views: the shared client counts in pid 20");
@@ -1874,7 +1931,7 @@ static void test_views(void)
 	ok(row && row->nagg == 3,
 	   "views: card0 counts its 3 clients once each (%zu)",
 	   row ? row->nagg : 0);
-	ok(near(row_pct(row), 60) && row_mem(row) == 7000,
+	ok(near(row_pct(row), 60) && row_mem(row) == 7000 && row->neng == 2,
 	   "views: card0 sums match its clients' (%.1f%%, %llu)",
 	   row_pct(row), (unsigned long long)row_mem(row));
 	row = view_row(a, n, "card1", 0);
@@ -1967,6 +2024,7 @@ int main(int argc, char **argv)
 	test_escape();
 	test_read_limits();
 	test_discovery();
+	test_engine_order();
 	test_pmu_format();
 	test_pmu();
 	test_real_proc();
