@@ -794,31 +794,6 @@ static void simgpu_hw_engine_advance(struct simgpu_hw_engine *e)
 }
 
 /*
- * RING_SAMPLE: latch RING_TIMESTAMP and RING_BUSY_TICKS of one instant
- * without running the engine. The engine's state is constant from e->now
- * to its next event, so the instant is the current time, or the time of
- * that event if it is overdue (the engine's timer is late). Sampling thus
- * never executes commands, raises interrupts or moves the engine's timer
- * to the sampling CPU: a monitor reading the counters from another CPU
- * leaves the engine's work where it is.
- */
-static void simgpu_hw_engine_sample(struct simgpu_hw_engine *e)
-{
-	struct simgpu_hw *hw = e->hw;
-	u64 t;
-
-	lockdep_assert_held(&e->lock);
-
-	t = simgpu_hw_engine_clock(e);
-	if (e->running)
-		t = max(e->now, min(t, e->wait_until));
-	e->now = t;
-
-	e->sample_ts = hw->cfg.ts_offset + simgpu_hw_ticks(hw, t);
-	e->sample_busy = simgpu_hw_engine_busy_ticks(e, t);
-}
-
-/*
  * Make sure the engine's timer is queued for the earliest thing to do in
  * real time: call the interrupt handler at once for new reasons, or after
  * SIMGPU_IRQ_RETRY_NS for reasons still pending after a call (@retry), or
@@ -864,6 +839,33 @@ static void simgpu_hw_engine_arm(struct simgpu_hw_engine *e, bool retry)
 
 	e->timer_expires = expires;
 	hrtimer_start(&e->timer, expires, HRTIMER_MODE_ABS);
+}
+
+/*
+ * RING_SAMPLE: latch RING_TIMESTAMP and RING_BUSY_TICKS of the current
+ * instant, as a hardware engine's counters would read. If the engine's
+ * timer is late, what is overdue runs first, as for any register access,
+ * so that the instant is the current one and not the overdue event's.
+ * Unlike a register access, a sample leaves the interrupt line to the
+ * engine's timer, which is due for that event: a monitor sampling from
+ * another CPU neither takes the engine's interrupts nor moves its timer
+ * to that CPU, and when the timer is on time nothing runs at all. Only if
+ * the timer is not yet due (a test clock) is it brought forward, so that
+ * an interrupt is never later than without the sample.
+ */
+static void simgpu_hw_engine_sample(struct simgpu_hw_engine *e)
+{
+	struct simgpu_hw *hw = e->hw;
+	bool irq_new = e->irq_new;
+
+	lockdep_assert_held(&e->lock);
+
+	simgpu_hw_engine_advance(e);
+	if (e->irq_new && !irq_new)
+		simgpu_hw_engine_arm(e, false);
+
+	e->sample_ts = hw->cfg.ts_offset + simgpu_hw_ticks(hw, e->now);
+	e->sample_busy = simgpu_hw_engine_busy_ticks(e, e->now);
 }
 
 /* Is any engine's RING_IRQ_REASON non-zero? A racy hint. */

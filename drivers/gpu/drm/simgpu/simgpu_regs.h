@@ -83,8 +83,8 @@
  * RING_SAMPLE: writing 1 latches RING_TIMESTAMP and RING_BUSY_TICKS of one
  * instant into RING_SAMPLE_TS and RING_SAMPLE_BUSY, which keep them until
  * the next write: a consistent pair, read without the HI, LO, HI protocol.
- * Sampling and reading the latches never make the engine run: the instant
- * is the current one, or that of the engine's next event if it is overdue.
+ * The instant is the current one, as for any register access; reading
+ * the latches does not run the engine.
  */
 #define RING_SAMPLE			0x40	/* WO */
 #define RING_SAMPLE_TS_LO		0x44	/* RO */

@@ -636,7 +636,7 @@ static u64 read_busy_ticks(struct simgpu_hw *hw, u32 id)
  * RING_BUSY_TICKS: the engine's sum of its contexts' CTX_TIMESTAMP
  * advances, exactly, across switches, an IDLE (context out), a halt and
  * reset, and past 2^32 ticks; other engines stay at 0. RING_SAMPLE latches
- * it with RING_TIMESTAMP, without running the engine.
+ * it and RING_TIMESTAMP of the current instant.
  */
 static void simgpu_hw_test_busy_ticks(struct kunit *test)
 {
@@ -708,16 +708,18 @@ static void simgpu_hw_test_busy_ticks(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, read_busy_ticks(hw, CCS3), 5000 + long_ns + 9000);
 
 	/*
-	 * A sample does not run the engine: with the end of the job overdue,
-	 * it latches the instant of that end, where the engine is
+	 * A sample is of the current instant: with the end of the job
+	 * overdue, the job ends first, at its time
 	 */
 	end = 20000 + 3 * long_ns;
 	clock_set(t, end + 7000);
+	KUNIT_EXPECT_NE(test, img_rd(a, CTX_IMG_SEQNO), 5);
 	eng_wr(hw, CCS3, RING_SAMPLE, 1);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_SEQNO), 5);
 	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_SAMPLE_TS_LO),
-			lower_32_bits(end));
+			lower_32_bits(end + 7000));
 	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_SAMPLE_TS_HI),
-			upper_32_bits(end));
+			upper_32_bits(end + 7000));
 	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_SAMPLE_BUSY_LO),
 			lower_32_bits(5000 + 2 * long_ns));
 	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_SAMPLE_BUSY_HI),
@@ -1575,6 +1577,35 @@ static void simgpu_hw_test_irq_ack(struct kunit *test)
 }
 
 /*
+ * Fake clock, interrupts on: a sample that ends an overdue job raises the
+ * interrupt at once, not when the engine's timer, queued for the job's
+ * end in real time (10 s away), would have.
+ */
+static void simgpu_hw_test_sample_irq(struct kunit *test)
+{
+	struct simgpu_hw_test *t = test->priv;
+	__le32 *a = test_ctx(t, 1, 0);
+	__le32 *busy = busy_batch(t, 10 * NSEC_PER_SEC);
+	struct simgpu_hw *hw = test_create(t, TEST_1GHZ, 0, true);
+
+	t->irq_ack_from = 1;
+	simgpu_hw_write32(hw, SIMGPU_REG_IRQ_ENABLE, 1);
+	submit(hw, CCS3, a, busy, 1);
+	clock_set(t, 11 * NSEC_PER_SEC);
+	eng_wr(hw, CCS3, RING_SAMPLE, 1);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_SEQNO), 1);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_SAMPLE_BUSY_LO),
+			lower_32_bits(10 * NSEC_PER_SEC));
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_SAMPLE_BUSY_HI),
+			upper_32_bits(10 * NSEC_PER_SEC));
+	KUNIT_ASSERT_GT(test, wait_for_completion_timeout(&t->irq_done,
+							  msecs_to_jiffies(2000)),
+			0);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(t->irq_reasons[CCS3]),
+			RING_IRQ_COMPLETE | RING_IRQ_CTX_SWITCH);
+}
+
+/*
  * Real clock, interrupts on: contexts switching on one engine while another
  * runs back-to-back, driven by the model's timers. Sampled run times never
  * go back and end exact (200 us is 3840 ticks at 19.2 MHz).
@@ -1686,6 +1717,7 @@ static struct kunit_case simgpu_hw_test_cases[] = {
 	KUNIT_CASE(simgpu_hw_test_bad_operands),
 	KUNIT_CASE(simgpu_hw_test_irq),
 	KUNIT_CASE(simgpu_hw_test_irq_ack),
+	KUNIT_CASE(simgpu_hw_test_sample_irq),
 	KUNIT_CASE(simgpu_hw_test_realtime),
 	{}
 };
