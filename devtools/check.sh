@@ -196,6 +196,19 @@ else
 	ok "kunit: no kernel warning, lockdep, KASAN report"
 fi
 
+# --- The kselftest harness the selftests are built with (the series fixes
+# it): a fixture's teardown runs after a failed assertion, optimised.
+if gcc -O2 -Wall -I"$SRC/tools/testing/selftests" -o "$LOG/harness-teardown" \
+	devtools/harness-teardown.c > "$LOG/harness-teardown.log" 2>&1; then
+	"$LOG/harness-teardown" >> "$LOG/harness-teardown.log" 2>&1
+fi
+if grep -q 'teardown ran, state 2' "$LOG/harness-teardown.log"; then
+	ok "kselftest harness: teardown runs after a failed assertion"
+else
+	not_ok "kselftest harness: teardown runs after a failed assertion" \
+		"$LOG/harness-teardown.log"
+fi
+
 # --- Host unit tests of the tools.
 for d in tools/gpu/drmtop; do
 	[ -f "$d/Makefile" ] || continue
