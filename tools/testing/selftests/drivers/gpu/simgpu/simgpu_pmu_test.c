@@ -375,8 +375,17 @@ static void new_queue(struct __test_metadata *_metadata, int fd,
 
 /* --- tests on the PMU -------------------------------------------------------- */
 
+#define MAX_LOADS	4
+
+/*
+ * The loads of a test: the teardown waits for them, even after a failed
+ * assertion, so that the next test starts on idle engines.
+ */
 FIXTURE(pmu) {
 	struct pmu p;
+	unsigned int loads;
+	int load_fd[MAX_LOADS];
+	__u32 load_done[MAX_LOADS];
 };
 
 FIXTURE_SETUP(pmu)
@@ -386,6 +395,24 @@ FIXTURE_SETUP(pmu)
 
 FIXTURE_TEARDOWN(pmu)
 {
+	unsigned int i;
+
+	for (i = 0; i < self->loads; i++) {
+		/* -EINVAL: nothing was submitted with it */
+		if (syncobj_wait(self->load_fd[i], self->load_done[i],
+				 now_ns() + 60 * NSEC_PER_SEC) == -ETIME)
+			TH_LOG("a load of the test did not end in 60 s");
+	}
+}
+
+/* Let the teardown wait for the loads signalling @done on @fd */
+static void track_load(struct __test_metadata *_metadata,
+		       FIXTURE_DATA(pmu) *self, int fd, __u32 done)
+{
+	ASSERT_GT(MAX_LOADS, self->loads);
+	self->load_fd[self->loads] = fd;
+	self->load_done[self->loads] = done;
+	self->loads++;
 }
 
 /* Active events of every engine but class/inst: their number */
@@ -411,7 +438,10 @@ static unsigned int open_engines(struct __test_metadata *_metadata,
  * Duty D on ccs0 reads D +- 1 point in each window of at least 1 s: the
  * window's ends fall anywhere in a 10-ms period, so it is off by at most
  * one period's busy or idle part, 6 ms in 1 s: 0.6 point. Total ticks
- * follow the model's clock; the other engines count no activity.
+ * follow the model's clock, to the clock reads around each PMU read: a
+ * sample is of the current instant even when the engine's timer is late
+ * (reading a late event's instant made a window 1 ms long under qemu).
+ * The other engines count no activity.
  */
 TEST_F_TIMEOUT(pmu, accuracy, TIMEOUT)
 {
@@ -423,6 +453,7 @@ TEST_F_TIMEOUT(pmu, accuracy, TIMEOUT)
 	struct grp g;
 
 	new_queue(_metadata, fd, CCS, 0, &q, &done);
+	track_load(_metadata, self, fd, done);
 	ASSERT_EQ(0, grp_open(&self->p, CCS, 0, &g));
 	n = open_engines(_metadata, &self->p, CCS, 0, other, other_class);
 	for (i = 0; i < n; i++)
@@ -551,6 +582,9 @@ TEST_F_TIMEOUT(pmu, fdinfo, TIMEOUT)
 	new_queue(_metadata, client[0], CCS, 0, &qa, &da);
 	new_queue(_metadata, client[1], CCS, 1, &qb, &db);
 	new_queue(_metadata, client[1], BCS, 0, &qc, &dc);
+	track_load(_metadata, self, client[0], da);
+	track_load(_metadata, self, client[1], db);
+	track_load(_metadata, self, client[1], dc);
 	/* Every engine: there is no class NCLASS to leave out */
 	n = open_engines(_metadata, p, NCLASS, 0, fd, fd_class);
 
@@ -661,6 +695,7 @@ TEST_F_TIMEOUT(pmu, group_read, TIMEOUT)
 
 	ASSERT_NE(MAP_FAILED, r);
 	new_queue(_metadata, fd, CCS, 0, &q, &done);
+	track_load(_metadata, self, fd, done);
 	ASSERT_EQ(0, submit_load(fd, q, 60, 0, 60, done));
 	sleep_ns(NSEC_PER_SEC / 5);
 	ASSERT_EQ(0, grp_open(&self->p, CCS, 0, &g));
