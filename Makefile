@@ -198,11 +198,11 @@ KUNIT_FLAGS	:= --arch=um --kunitconfig=drivers/gpu/drm/simgpu/.kunitconfig \
 		   --kconfig_add CONFIG_UML_PCI_OVER_VIRTIO_DEVICE_ID=1234 \
 		   --kconfig_add CONFIG_KERNEL_STACK_ORDER=4
 # The suites that run, one boot per glob (kunit.py takes one): simgpu's and,
-# of the DRM core's, the ones of the series' changes: the drm_file.c helpers
-# and the syncobj ioctls' handle counts. The other DRM core suites WARN on
+# of the DRM core's, the ones of the series' changes: the drm_file.c helpers,
+# the syncobj ioctls' handle counts and the seq_file printer. The other DRM core suites WARN on
 # purpose or by known 6.12 bugs (drm_connector, drm_gem_shmem), and any
 # kernel warning fails "make check".
-KUNIT_GLOBS	:= simgpu* drm_memory_stats drm_syncobj
+KUNIT_GLOBS	:= simgpu* drm_memory_stats drm_syncobj drm_print
 export KUNIT_FLAGS KUNIT_GLOBS
 
 kunit: src
