@@ -13,9 +13,11 @@
 #ifndef __SIMGPU_TOOL_H
 #define __SIMGPU_TOOL_H
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -44,37 +46,53 @@ static inline int sg_ioctl(int fd, unsigned long req, void *arg)
 	return ret ? -errno : 0;
 }
 
+/* scandir() filter: the render nodes of /dev/dri */
+static inline int simgpu_is_render_node(const struct dirent *d)
+{
+	return !strncmp(d->d_name, "renderD", 7);
+}
+
 /**
  * open_simgpu() - open the simgpu render node
  *
- * Opens /dev/dri/renderD128 to renderD191 in turn and keeps the first one
- * whose DRM_IOCTL_VERSION names the driver "simgpu": the node numbers say
- * nothing about the driver behind them.
+ * Opens the render nodes of /dev/dri in the order of their numbers and
+ * keeps the first one whose DRM_IOCTL_VERSION names the driver "simgpu":
+ * the node numbers say nothing about the driver behind them, nor are they
+ * all in 128 to 191 (the kernel takes higher ones once those are used).
  *
  * Return: the file descriptor (O_CLOEXEC), or -ENODEV with errno set when
  * no render node is simgpu's or none could be opened (not root).
  */
 static inline int open_simgpu(void)
 {
-	char path[64], name[32];
-	int minor, fd;
+	struct dirent **nodes;
+	char path[300], name[32];
+	int i, n, fd = -1;
 
-	for (minor = 128; minor < 192; minor++) {
+	n = scandir("/dev/dri", &nodes, simgpu_is_render_node, versionsort);
+	for (i = 0; i < n; i++) {
 		struct drm_version v = {
 			.name = name,
 			.name_len = sizeof(name) - 1,
 		};
 
-		snprintf(path, sizeof(path), "/dev/dri/renderD%d", minor);
-		fd = open(path, O_RDWR | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		memset(name, 0, sizeof(name));
-		if (!sg_ioctl(fd, DRM_IOCTL_VERSION, &v) &&
-		    !strcmp(name, "simgpu"))
-			return fd;
-		close(fd);
+		if (fd < 0) {
+			snprintf(path, sizeof(path), "/dev/dri/%s",
+				 nodes[i]->d_name);
+			fd = open(path, O_RDWR | O_CLOEXEC);
+			memset(name, 0, sizeof(name));
+			if (fd >= 0 && (sg_ioctl(fd, DRM_IOCTL_VERSION, &v) ||
+					strcmp(name, "simgpu"))) {
+				close(fd);
+				fd = -1;
+			}
+		}
+		free(nodes[i]);
 	}
+	if (n >= 0)
+		free(nodes);
+	if (fd >= 0)
+		return fd;
 
 	errno = ENODEV;
 	return -ENODEV;
