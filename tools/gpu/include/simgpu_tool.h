@@ -16,10 +16,12 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <drm/drm.h>
@@ -44,6 +46,21 @@ static inline int sg_ioctl(int fd, unsigned long req, void *arg)
 	} while (ret == -1 && (errno == EINTR || errno == EAGAIN));
 
 	return ret ? -errno : 0;
+}
+
+/**
+ * now_ns() - the CLOCK_MONOTONIC time in nanoseconds
+ *
+ * The clock of the absolute timeouts of DRM_IOCTL_SYNCOBJ_WAIT.
+ *
+ * Return: the time.
+ */
+static inline uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
 /* scandir() filter: the render nodes of /dev/dri */

@@ -143,14 +143,6 @@ static void __noreturn __printf(1, 2) die(const char *fmt, ...)
 	exit(1);
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
-}
-
 /* --- options ---------------------------------------------------------------- */
 
 static unsigned long parse_uint(const char *name, const char *s,

@@ -104,14 +104,6 @@ static inline int file_long(const char *path, long *v)
 
 /* --- device ---------------------------------------------------------------- */
 
-static inline uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 /*
  * A new client of simgpu; a program cannot go on without one. A test calls
  * it once its fixture found the device: failing then is a test failure.
