@@ -6,7 +6,8 @@
 # each patch (SERIES_KUNIT=0 skips them). Uses its own tree and build
 # directories; a first run seeds them from build/uml and build/kunit, so
 # that only what the series changes is rebuilt. SERIES_FROM=k starts the
-# builds at patch k (the earlier states are only laid over the tree).
+# builds at patch k (the earlier states are only laid over the tree),
+# SERIES_TO=k stops them after patch k.
 set -eu
 states=$BUILD/series-states
 tree=$BUILD/series-src
@@ -14,6 +15,7 @@ out=$BUILD/series-uml
 kout=$BUILD/series-kunit
 kunit=${SERIES_KUNIT:-1}
 from=${SERIES_FROM:-1}
+to=${SERIES_TO:-1000000}
 "$REPO/devtools/series.py" states --base "$KERNEL_SRC" --out "$states" > "$BUILD/series-states.list"
 rm -rf "$tree"
 cp -al "$KERNEL_SRC" "$tree"
@@ -99,6 +101,7 @@ while read -r state; do
 	prev=$state
 	if [ $k = 0 ]; then k=1; continue; fi
 	if [ $k -lt "$from" ]; then k=$((k + 1)); continue; fi
+	[ $k -le "$to" ] || break
 	# Before the driver's first patch, its options cannot take effect.
 	frag=$REPO/devtools/uml.config
 	if [ ! -f "$tree/drivers/gpu/drm/simgpu/Kconfig" ]; then
@@ -118,4 +121,4 @@ while read -r state; do
 	fi
 	k=$((k + 1))
 done < "$BUILD/series-states.list"
-echo "series-check: all $((k - 1)) patches build"
+echo "series-check: patches $from to $((k - 1)) build"
