@@ -907,9 +907,19 @@ enum prom_val {
 	P_NS, P_CYCLES, P_TOTAL, P_CAP, P_MAXF, P_CURF, P_UTIL, P_MEM
 };
 
-static const struct {
+/* A metric of the Prometheus text format: its name, TYPE and HELP */
+struct prom_metric {
 	const char *name, *type, *help;
-} prom_metrics[] = {
+};
+
+/* The "# HELP" and "# TYPE" lines of m */
+static void prom_head(FILE *f, const struct prom_metric *m)
+{
+	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", m->name, m->help, m->name,
+		m->type);
+}
+
+static const struct prom_metric prom_metrics[] = {
 	[P_NS] = {
 		"drm_client_engine_busy_seconds_total", "counter",
 		"Time the engine class was busy with this client (drm-engine-<class>).",
@@ -1027,9 +1037,7 @@ enum prom_agg {
 	A_COUNT
 };
 
-static const struct {
-	const char *name, *type, *help;
-} prom_agg_metrics[] = {
+static const struct prom_metric prom_agg_metrics[] = {
 	[A_CLIENTS] = {
 		"drm_clients", "gauge",
 		"DRM clients (open DRM files) on the device.",
@@ -1203,9 +1211,7 @@ static void prom_agg(FILE *f, struct drm_client *const *v, size_t n,
 	}
 }
 
-static const struct {
-	const char *name, *type, *help;
-} prom_pmu_metrics[] = {
+static const struct prom_metric prom_pmu_metrics[] = {
 	{
 		"drmtop_engine_pmu_up", "gauge",
 		"1 if the engine metrics of the device's PMU are read, 0 if not (no permission, driver unbound, ...).",
@@ -1258,6 +1264,24 @@ static void prom_pmu(FILE *f, const struct pmu_dev *d, unsigned int m)
 	}
 }
 
+/* What the scan found, after the series */
+enum prom_scan { S_UNREADABLE, S_MALFORMED, S_CLIENTS, S_COUNT };
+
+static const struct prom_metric prom_scan_metrics[] = {
+	[S_UNREADABLE] = {
+		"drmtop_unreadable_processes", "gauge",
+		"Processes whose file descriptors could not be read (run as root to see them).",
+	},
+	[S_MALFORMED] = {
+		"drmtop_malformed_lines", "gauge",
+		"fdinfo lines of the listed clients that could not be parsed.",
+	},
+	[S_CLIENTS] = {
+		"drmtop_clients", "gauge",
+		"DRM clients found.",
+	},
+};
+
 void print_prometheus(FILE *f, const struct drm_scan *s,
 		      const struct view_opts *o)
 {
@@ -1267,15 +1291,11 @@ void print_prometheus(FILE *f, const struct drm_scan *s,
 	int m;
 
 	for (m = 0; m < A_COUNT; m++) {
-		fprintf(f, "# HELP %s %s\n# TYPE %s %s\n",
-			prom_agg_metrics[m].name, prom_agg_metrics[m].help,
-			prom_agg_metrics[m].name, prom_agg_metrics[m].type);
+		prom_head(f, &prom_agg_metrics[m]);
 		prom_agg(f, v, n, m);
 	}
 	for (m = P_NS; o->per_client && m <= P_MEM; m++) {
-		fprintf(f, "# HELP %s %s\n# TYPE %s %s\n",
-			prom_metrics[m].name, prom_metrics[m].help,
-			prom_metrics[m].name, prom_metrics[m].type);
+		prom_head(f, &prom_metrics[m]);
 		for (i = 0; i < n; i++) {
 			if (m == P_MEM)
 				prom_memory(f, v[i]);
@@ -1284,9 +1304,7 @@ void print_prometheus(FILE *f, const struct drm_scan *s,
 		}
 	}
 	for (pm = 0; pm < ARRAY_SIZE(prom_pmu_metrics); pm++) {
-		fprintf(f, "# HELP %s %s\n# TYPE %s %s\n",
-			prom_pmu_metrics[pm].name, prom_pmu_metrics[pm].help,
-			prom_pmu_metrics[pm].name, prom_pmu_metrics[pm].type);
+		prom_head(f, &prom_pmu_metrics[pm]);
 		for (i = 0; s->pmu && i < s->pmu->ndevs; i++) {
 			const struct pmu_dev *d = s->pmu->devs[i];
 
@@ -1295,17 +1313,12 @@ void print_prometheus(FILE *f, const struct drm_scan *s,
 				prom_pmu(f, d, pm);
 		}
 	}
-	fprintf(f,
-		"# HELP drmtop_unreadable_processes Processes whose file descriptors could not be read (run as root to see them).\n"
-		"# TYPE drmtop_unreadable_processes gauge\n"
-		"drmtop_unreadable_processes %zu\n", s->nunreadable);
-	fprintf(f,
-		"# HELP drmtop_malformed_lines fdinfo lines of the listed clients that could not be parsed.\n"
-		"# TYPE drmtop_malformed_lines gauge\n"
-		"drmtop_malformed_lines %u\n", s->malformed);
-	fprintf(f, "# HELP drmtop_clients DRM clients found.\n"
-		"# TYPE drmtop_clients gauge\n"
-		"drmtop_clients %zu\n", n);
+	for (m = 0; m < S_COUNT; m++) {
+		prom_head(f, &prom_scan_metrics[m]);
+		fprintf(f, "%s %zu\n", prom_scan_metrics[m].name,
+			m == S_UNREADABLE ? s->nunreadable :
+			m == S_MALFORMED ? (size_t)s->malformed : n);
+	}
 	fflush(f);
 	free(v);
 }
