@@ -111,7 +111,7 @@ static void drm_test_print_seq_file_overflow(struct kunit *test)
 	memset(line, 'x', BUF_SIZE - 16);
 
 	drm_printf(&p, "first\n");
-	seq_printf(&t->want, "first\n");
+	seq_puts(&t->want, "first\n");
 	KUNIT_EXPECT_EQ(test, t->m.count, 6);
 	drm_printf(&p, "%s%s\n", line, line);
 	seq_printf(&t->want, "%s%s\n", line, line);

@@ -377,15 +377,30 @@ static void new_queue(struct __test_metadata *_metadata, int fd,
 
 #define MAX_LOADS	4
 
+/* The loads a test submitted: the fd and the syncobj of each one's end */
+struct loads {
+	unsigned int n;
+	int fd[MAX_LOADS];
+	__u32 done[MAX_LOADS];
+};
+
+/* Let the teardown wait for the loads signalling @done on @fd */
+static void track_load(struct __test_metadata *_metadata, struct loads *l,
+		       int fd, __u32 done)
+{
+	ASSERT_GT(MAX_LOADS, l->n);
+	l->fd[l->n] = fd;
+	l->done[l->n] = done;
+	l->n++;
+}
+
 /*
- * The loads of a test: the teardown waits for them, even after a failed
+ * The teardown waits for the loads of the test, even after a failed
  * assertion, so that the next test starts on idle engines.
  */
 FIXTURE(pmu) {
 	struct pmu p;
-	unsigned int loads;
-	int load_fd[MAX_LOADS];
-	__u32 load_done[MAX_LOADS];
+	struct loads loads;
 };
 
 FIXTURE_SETUP(pmu)
@@ -397,22 +412,12 @@ FIXTURE_TEARDOWN(pmu)
 {
 	unsigned int i;
 
-	for (i = 0; i < self->loads; i++) {
+	for (i = 0; i < self->loads.n; i++) {
 		/* -EINVAL: nothing was submitted with it */
-		if (syncobj_wait(self->load_fd[i], self->load_done[i],
+		if (syncobj_wait(self->loads.fd[i], self->loads.done[i],
 				 now_ns() + 60 * NSEC_PER_SEC) == -ETIME)
 			TH_LOG("a load of the test did not end in 60 s");
 	}
-}
-
-/* Let the teardown wait for the loads signalling @done on @fd */
-static void track_load(struct __test_metadata *_metadata,
-		       FIXTURE_DATA(pmu) *self, int fd, __u32 done)
-{
-	ASSERT_GT(MAX_LOADS, self->loads);
-	self->load_fd[self->loads] = fd;
-	self->load_done[self->loads] = done;
-	self->loads++;
 }
 
 /* Active events of every engine but class/inst: their number */
@@ -453,7 +458,7 @@ TEST_F_TIMEOUT(pmu, accuracy, TIMEOUT)
 	struct grp g;
 
 	new_queue(_metadata, fd, CCS, 0, &q, &done);
-	track_load(_metadata, self, fd, done);
+	track_load(_metadata, &self->loads, fd, done);
 	ASSERT_EQ(0, grp_open(&self->p, CCS, 0, &g));
 	n = open_engines(_metadata, &self->p, CCS, 0, other, other_class);
 	for (i = 0; i < n; i++)
@@ -582,9 +587,9 @@ TEST_F_TIMEOUT(pmu, fdinfo, TIMEOUT)
 	new_queue(_metadata, client[0], CCS, 0, &qa, &da);
 	new_queue(_metadata, client[1], CCS, 1, &qb, &db);
 	new_queue(_metadata, client[1], BCS, 0, &qc, &dc);
-	track_load(_metadata, self, client[0], da);
-	track_load(_metadata, self, client[1], db);
-	track_load(_metadata, self, client[1], dc);
+	track_load(_metadata, &self->loads, client[0], da);
+	track_load(_metadata, &self->loads, client[1], db);
+	track_load(_metadata, &self->loads, client[1], dc);
 	/* Every engine: there is no class NCLASS to leave out */
 	n = open_engines(_metadata, p, NCLASS, 0, fd, fd_class);
 
@@ -695,7 +700,7 @@ TEST_F_TIMEOUT(pmu, group_read, TIMEOUT)
 
 	ASSERT_NE(MAP_FAILED, r);
 	new_queue(_metadata, fd, CCS, 0, &q, &done);
-	track_load(_metadata, self, fd, done);
+	track_load(_metadata, &self->loads, fd, done);
 	ASSERT_EQ(0, submit_load(fd, q, 60, 0, 60, done));
 	sleep_ns(NSEC_PER_SEC / 5);
 	ASSERT_EQ(0, grp_open(&self->p, CCS, 0, &g));
