@@ -69,6 +69,16 @@ static inline int simgpu_is_render_node(const struct dirent *d)
 	return !strncmp(d->d_name, "renderD", 7);
 }
 
+/* scandir() order: render nodes by number */
+static inline int simgpu_render_node_cmp(const struct dirent **a,
+					 const struct dirent **b)
+{
+	unsigned long x = strtoul((*a)->d_name + 7, NULL, 10);
+	unsigned long y = strtoul((*b)->d_name + 7, NULL, 10);
+
+	return x < y ? -1 : x > y;
+}
+
 /**
  * open_simgpu() - open the simgpu render node
  *
@@ -86,7 +96,8 @@ static inline int open_simgpu(void)
 	char path[300], name[32];
 	int i, n, fd = -1;
 
-	n = scandir("/dev/dri", &nodes, simgpu_is_render_node, versionsort);
+	n = scandir("/dev/dri", &nodes, simgpu_is_render_node,
+		    simgpu_render_node_cmp);
 	for (i = 0; i < n; i++) {
 		struct drm_version v = {
 			.name = name,
