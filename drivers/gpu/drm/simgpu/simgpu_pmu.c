@@ -114,18 +114,23 @@
 static_assert(SIMGPU_MAX_ENGINES <= 64);
 
 /**
- * struct simgpu_pmu_txn - the samples of one group read
+ * struct simgpu_pmu_txn - the samples of one group read, or of one
+ * rescheduling of the CPU's events
  * @flags: PERF_PMU_TXN_* of the transaction open on the CPU, 0 if none
+ * @disabled: perf disabled the PMU on the CPU: it stops and starts events
+ *	(of a group: one after the other) until it enables it again
  * @sdev: the device the samples are of
  * @have: bit e set if @ts[e] and @busy[e] were sampled in the transaction
+ *	or since the PMU was disabled
  * @ts: RING_SAMPLE_TS by hardware engine id
  * @busy: RING_SAMPLE_BUSY by hardware engine id
  *
  * Per CPU, used by its CPU with interrupts disabled: perf calls the
- * transaction and read callbacks so.
+ * transaction, enable, disable and read callbacks so.
  */
 struct simgpu_pmu_txn {
 	unsigned int flags;
+	bool disabled;
 	struct simgpu_device *sdev;
 	u64 have;
 	u64 ts[SIMGPU_MAX_ENGINES];
@@ -225,8 +230,11 @@ static void simgpu_pmu_latch(struct simgpu_pmu *pmu, struct simgpu_device *sdev,
 /*
  * The event's count now. Inside a read transaction (a group read), each
  * engine is sampled once, so that the group's events of one engine see
- * the same instant. Called with interrupts disabled, inside
- * drm_dev_enter().
+ * the same instant; and so while the PMU is disabled, when perf stops the
+ * events of a group one by one and starts them again (another event
+ * opened on the CPU, say): each event then counts up to and again from
+ * the same instant, and no event of a group gains ticks on another.
+ * Called with interrupts disabled, inside drm_dev_enter().
  */
 static u64 simgpu_pmu_sample(struct simgpu_pmu *pmu, struct perf_event *event)
 {
@@ -236,7 +244,7 @@ static u64 simgpu_pmu_sample(struct simgpu_pmu *pmu, struct perf_event *event)
 	unsigned int id = event->hw.idx;
 	u64 ts, busy;
 
-	if (!(txn->flags & PERF_PMU_TXN_READ)) {
+	if (!(txn->flags & PERF_PMU_TXN_READ) && !txn->disabled) {
 		simgpu_pmu_latch(pmu, sdev, event->hw.config_base, &ts, &busy);
 		return total ? ts : busy;
 	}
@@ -314,7 +322,9 @@ static void simgpu_pmu_start_txn(struct pmu *base, unsigned int flags)
 	struct simgpu_pmu_txn *txn = this_cpu_ptr(to_simgpu_pmu(base)->txn);
 
 	txn->flags = flags;
-	txn->sdev = NULL;
+	/* Inside a disabled section, keep its samples */
+	if (!txn->disabled)
+		txn->sdev = NULL;
 }
 
 static int simgpu_pmu_commit_txn(struct pmu *base)
@@ -326,6 +336,19 @@ static int simgpu_pmu_commit_txn(struct pmu *base)
 static void simgpu_pmu_cancel_txn(struct pmu *base)
 {
 	this_cpu_ptr(to_simgpu_pmu(base)->txn)->flags = 0;
+}
+
+static void simgpu_pmu_disable(struct pmu *base)
+{
+	struct simgpu_pmu_txn *txn = this_cpu_ptr(to_simgpu_pmu(base)->txn);
+
+	txn->disabled = true;
+	txn->sdev = NULL;
+}
+
+static void simgpu_pmu_enable(struct pmu *base)
+{
+	this_cpu_ptr(to_simgpu_pmu(base)->txn)->disabled = false;
 }
 
 static void simgpu_pmu_event_destroy(struct perf_event *event)
@@ -425,6 +448,8 @@ struct simgpu_pmu *simgpu_pmu_register(struct device *parent, int id)
 		.scope = PERF_PMU_SCOPE_SYS_WIDE,
 		.capabilities = PERF_PMU_CAP_NO_INTERRUPT |
 				PERF_PMU_CAP_NO_EXCLUDE,
+		.pmu_enable = simgpu_pmu_enable,
+		.pmu_disable = simgpu_pmu_disable,
 		.event_init = simgpu_pmu_event_init,
 		.add = simgpu_pmu_event_add,
 		.del = simgpu_pmu_event_del,
