@@ -445,7 +445,7 @@ static unsigned int open_engines(struct __test_metadata *_metadata,
  * one period's busy or idle part, 6 ms in 1 s: 0.6 point. Total ticks
  * follow the model's clock, to the clock reads around each PMU read: a
  * sample is of the current instant even when the engine's timer is late
- * (reading a late event's instant made a window 1 ms long under qemu).
+ * (latched at a late event's instant, a window read 1 ms too long).
  * The other engines count no activity.
  */
 TEST_F_TIMEOUT(pmu, accuracy, TIMEOUT)
