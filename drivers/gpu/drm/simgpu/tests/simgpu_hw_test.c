@@ -1585,19 +1585,19 @@ static void simgpu_hw_test_sample_irq(struct kunit *test)
 {
 	struct simgpu_hw_test *t = test->priv;
 	__le32 *a = test_ctx(t, 1, 0);
-	__le32 *busy = busy_batch(t, 10 * NSEC_PER_SEC);
+	__le32 *busy = busy_batch(t, 10ULL * NSEC_PER_SEC);
 	struct simgpu_hw *hw = test_create(t, TEST_1GHZ, 0, true);
 
 	t->irq_ack_from = 1;
 	simgpu_hw_write32(hw, SIMGPU_REG_IRQ_ENABLE, 1);
 	submit(hw, CCS3, a, busy, 1);
-	clock_set(t, 11 * NSEC_PER_SEC);
+	clock_set(t, 11ULL * NSEC_PER_SEC);
 	eng_wr(hw, CCS3, RING_SAMPLE, 1);
 	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_SEQNO), 1);
 	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_SAMPLE_BUSY_LO),
-			lower_32_bits(10 * NSEC_PER_SEC));
+			lower_32_bits(10ULL * NSEC_PER_SEC));
 	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_SAMPLE_BUSY_HI),
-			upper_32_bits(10 * NSEC_PER_SEC));
+			upper_32_bits(10ULL * NSEC_PER_SEC));
 	KUNIT_ASSERT_GT(test, wait_for_completion_timeout(&t->irq_done,
 							  msecs_to_jiffies(2000)),
 			0);
