@@ -79,6 +79,26 @@ static inline int simgpu_render_node_cmp(const struct dirent **a,
 	return x < y ? -1 : x > y;
 }
 
+/* The render node /dev/dri/@node, open, if its driver is simgpu; else -1 */
+static inline int simgpu_open_node(const char *node)
+{
+	char path[300], name[32] = "";
+	struct drm_version v = {
+		.name = name,
+		.name_len = sizeof(name) - 1,
+	};
+	int fd;
+
+	snprintf(path, sizeof(path), "/dev/dri/%s", node);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd >= 0 && (sg_ioctl(fd, DRM_IOCTL_VERSION, &v) ||
+			strcmp(name, "simgpu"))) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
 /**
  * open_simgpu() - open the simgpu render node
  *
@@ -93,30 +113,14 @@ static inline int simgpu_render_node_cmp(const struct dirent **a,
 static inline int open_simgpu(void)
 {
 	struct dirent **nodes;
-	char path[300], name[32];
 	int i, n, fd = -1;
 
 	n = scandir("/dev/dri", &nodes, simgpu_is_render_node,
 		    simgpu_render_node_cmp);
-	for (i = 0; i < n; i++) {
-		struct drm_version v = {
-			.name = name,
-			.name_len = sizeof(name) - 1,
-		};
-
-		if (fd < 0) {
-			snprintf(path, sizeof(path), "/dev/dri/%s",
-				 nodes[i]->d_name);
-			fd = open(path, O_RDWR | O_CLOEXEC);
-			memset(name, 0, sizeof(name));
-			if (fd >= 0 && (sg_ioctl(fd, DRM_IOCTL_VERSION, &v) ||
-					strcmp(name, "simgpu"))) {
-				close(fd);
-				fd = -1;
-			}
-		}
+	for (i = 0; i < n && fd < 0; i++)
+		fd = simgpu_open_node(nodes[i]->d_name);
+	for (i = 0; i < n; i++)
 		free(nodes[i]);
-	}
 	if (n >= 0)
 		free(nodes);
 	if (fd >= 0)
