@@ -1287,6 +1287,11 @@ void print_prometheus(FILE *f, const struct drm_scan *s,
 {
 	struct drm_client **v;
 	size_t n = view_clients(s, o, &v), i;
+	const size_t scan_val[S_COUNT] = {
+		[S_UNREADABLE] = s->nunreadable,
+		[S_MALFORMED] = s->malformed,
+		[S_CLIENTS] = n,
+	};
 	unsigned int pm;
 	int m;
 
@@ -1315,9 +1320,7 @@ void print_prometheus(FILE *f, const struct drm_scan *s,
 	}
 	for (m = 0; m < S_COUNT; m++) {
 		prom_head(f, &prom_scan_metrics[m]);
-		fprintf(f, "%s %zu\n", prom_scan_metrics[m].name,
-			m == S_UNREADABLE ? s->nunreadable :
-			m == S_MALFORMED ? (size_t)s->malformed : n);
+		fprintf(f, "%s %zu\n", prom_scan_metrics[m].name, scan_val[m]);
 	}
 	fflush(f);
 	free(v);
