@@ -30,13 +30,14 @@ static void show_engines(struct drm_printer *p, struct simgpu_device *sdev,
 		if (!n)
 			continue;
 
-		drm_printf(p, "drm-engine-%s:\t%llu ns\n", name,
-			   mul_u64_u32_div(cycles[class], NSEC_PER_SEC,
-					   sdev->refclk_hz));
-		drm_printf(p, "drm-cycles-%s:\t%llu\n", name, cycles[class]);
-		drm_printf(p, "drm-total-cycles-%s:\t%llu\n", name, total);
+		drm_print_kv_u64(p, "drm-engine-", name,
+				 mul_u64_u32_div(cycles[class], NSEC_PER_SEC,
+						 sdev->refclk_hz), " ns");
+		drm_print_kv_u64(p, "drm-cycles-", name, cycles[class], NULL);
+		drm_print_kv_u64(p, "drm-total-cycles-", name, total, NULL);
 		if (n > 1)
-			drm_printf(p, "drm-engine-capacity-%s:\t%u\n", name, n);
+			drm_print_kv_u64(p, "drm-engine-capacity-", name, n,
+					 NULL);
 	}
 }
 

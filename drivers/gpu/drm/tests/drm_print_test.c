@@ -5,7 +5,8 @@
  * What drm_printf() writes through it must be what seq_printf() writes for
  * the same format and arguments: every conversion, a "%pV" of the caller's
  * own, and the seq_file's overflow when the buffer is too small, after
- * which seq_read() retries with a bigger one.
+ * which seq_read() retries with a bigger one. The same holds for
+ * drm_print_kv_u64() and the format it stands for.
  */
 
 #include <linux/seq_file.h>
@@ -120,10 +121,127 @@ static void drm_test_print_seq_file_overflow(struct kunit *test)
 	expect_same(test, t);
 }
 
+/* drm_print_kv_u64() and drm_printf() of the format it stands for */
+static void print_kv(struct print_test *t, struct drm_printer *p,
+		     const char *key, const char *name, u64 value,
+		     const char *unit)
+{
+	drm_print_kv_u64(p, key, name, value, unit);
+	seq_printf(&t->want, "%s%s:\t%llu%s\n", key, name ?: "", value,
+		   unit ?: "");
+}
+
+/* Every digit count, with and without the name and the unit */
+static void drm_test_print_kv_u64(struct kunit *test)
+{
+	struct print_test *t = test->priv;
+	struct drm_printer p = drm_seq_file_printer(&t->m);
+	u64 v = 0;
+	int i;
+
+	print_kv(t, &p, "drm-client-id", NULL, 0, NULL);
+	print_kv(t, &p, "drm-total-cycles-", "rcs", U64_MAX, NULL);
+	print_kv(t, &p, "drm-total-", "vram0", 512, " KiB");
+	print_kv(t, &p, "drm-engine-", "ccs", 9, " ns");
+	print_kv(t, &p, "drm-engine-", "rcs", U64_MAX, " ns");
+	for (i = 0; i < 19; i++) {
+		v = v * 10 + 9;		/* v + 1 is 10, 100, ... */
+		print_kv(t, &p, "drm-cycles-", "ccs", v + 1, NULL);
+	}
+	KUNIT_EXPECT_FALSE(test, seq_has_overflowed(&t->m));
+	expect_same(test, t);
+	KUNIT_EXPECT_TRUE(test, str_has_prefix(t->m.buf,
+			  "drm-client-id:\t0\n"
+			  "drm-total-cycles-rcs:\t18446744073709551615\n"
+			  "drm-total-vram0:\t512 KiB\n"
+			  "drm-engine-ccs:\t9 ns\n"
+			  "drm-engine-rcs:\t18446744073709551615 ns\n"
+			  "drm-cycles-ccs:\t10\n"));
+}
+
+/* A key longer than the line drm_print_kv_u64() builds on its stack */
+static void drm_test_print_kv_u64_long_key(struct kunit *test)
+{
+	struct print_test *t = test->priv;
+	struct drm_printer p = drm_seq_file_printer(&t->m);
+	char *name = kunit_kzalloc(test, 301, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, name);
+	memset(name, 'n', 300);
+
+	print_kv(t, &p, "drm-engine-", name, 42, " ns");
+	print_kv(t, &p, name, NULL, 7, NULL);
+	expect_same(test, t);
+	/* "drm-engine-<name>:\t42 ns\n" and "<name>:\t7\n" */
+	KUNIT_EXPECT_EQ(test, t->m.count, (11 + 300 + 2 + 2 + 3 + 1) + (300 + 2 + 1 + 1));
+}
+
+/* Lines around the length of drm_print_kv_u64()'s buffer, 64 bytes */
+static void drm_test_print_kv_u64_line_len(struct kunit *test)
+{
+	struct print_test *t = test->priv;
+	struct drm_printer p = drm_seq_file_printer(&t->m);
+	char name[33] = {};
+	size_t len;
+
+	/* "drm-total-<name>:\t18446744073709551615 KiB\n": 37 + len */
+	for (len = 20; len < sizeof(name); len++) {
+		memset(name, 'a' + len % 26, len);
+		print_kv(t, &p, "drm-total-", name, U64_MAX, " KiB");
+	}
+	KUNIT_EXPECT_FALSE(test, seq_has_overflowed(&t->m));
+	expect_same(test, t);
+}
+
+/* A line that does not fit overflows the seq_file, as seq_printf() does */
+static void drm_test_print_kv_u64_overflow(struct kunit *test)
+{
+	struct print_test *t = test->priv;
+	struct drm_printer p = drm_seq_file_printer(&t->m);
+	char *fill = kunit_kzalloc(test, BUF_SIZE, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, fill);
+	memset(fill, 'x', BUF_SIZE - 20);
+
+	drm_puts(&p, fill);
+	seq_puts(&t->want, fill);
+	print_kv(t, &p, "drm-total-cycles-", "rcs", U64_MAX, NULL);
+	KUNIT_EXPECT_TRUE(test, seq_has_overflowed(&t->want));
+	KUNIT_EXPECT_TRUE(test, seq_has_overflowed(&t->m));
+	KUNIT_EXPECT_EQ(test, t->m.count, t->m.size);
+	/* past the overflow, seq_read() drops the buffer: no use comparing */
+	KUNIT_EXPECT_MEMEQ(test, t->m.buf, fill, BUF_SIZE - 20);
+}
+
+/* Like the printers of dmesg, which format with "%pV" */
+static void record_printfn(struct drm_printer *p, struct va_format *vaf)
+{
+	seq_printf(p->arg, "%pV", vaf);
+}
+
+/* A printer without a puts callback gets the line through printfn */
+static void drm_test_print_kv_u64_printfn(struct kunit *test)
+{
+	struct print_test *t = test->priv;
+	struct drm_printer p = {
+		.printfn = record_printfn,
+		.arg = &t->m,
+	};
+
+	print_kv(t, &p, "drm-engine-capacity-", "vcs", 2, NULL);
+	expect_same(test, t);
+	KUNIT_EXPECT_STREQ(test, t->m.buf, "drm-engine-capacity-vcs:\t2\n");
+}
+
 static struct kunit_case drm_print_tests[] = {
 	KUNIT_CASE(drm_test_print_seq_file_formats),
 	KUNIT_CASE(drm_test_print_seq_file_pv),
 	KUNIT_CASE(drm_test_print_seq_file_overflow),
+	KUNIT_CASE(drm_test_print_kv_u64),
+	KUNIT_CASE(drm_test_print_kv_u64_long_key),
+	KUNIT_CASE(drm_test_print_kv_u64_line_len),
+	KUNIT_CASE(drm_test_print_kv_u64_overflow),
+	KUNIT_CASE(drm_test_print_kv_u64_printfn),
 	{}
 };
 
