@@ -145,18 +145,6 @@ static double eng_key(const struct drm_client *c, const char *name)
 	return e->res.status == UTIL_OK ? e->res.pct : -1;
 }
 
-static double busiest(const struct drm_client *c)
-{
-	double m = -1;
-	size_t i;
-
-	for (i = 0; i < c->neng; i++)
-		if (c->eng[i].cur && c->eng[i].res.status == UTIL_OK &&
-		    c->eng[i].res.pct > m)
-			m = c->eng[i].res.pct;
-	return m;
-}
-
 static int cmp_u64(uint64_t a, uint64_t b)
 {
 	return a < b ? -1 : a > b;
@@ -174,6 +162,28 @@ static uint64_t dbl_order(double d)
 		d = 0;		/* -0 sorts with +0 */
 	memcpy(&bits, &d, sizeof(bits));
 	return bits & (1ull << 63) ? ~bits : bits | (1ull << 63);
+}
+
+/*
+ * dbl_order() of the busiest engine's percentage, or of -1 if none has
+ * one. A percentage is never negative, and the bits of a double that is
+ * not negative order like it: the engines are compared as integers.
+ */
+static uint64_t busiest_order(const struct drm_client *c)
+{
+	uint64_t m = 0, bits;
+	bool any = false;
+	size_t i;
+
+	for (i = 0; i < c->neng; i++) {
+		if (!c->eng[i].cur || c->eng[i].res.status != UTIL_OK)
+			continue;
+		memcpy(&bits, &c->eng[i].res.pct, sizeof(bits));
+		if (!any || bits > m)
+			m = bits;
+		any = true;
+	}
+	return any ? m | (1ull << 63) : dbl_order(-1);
 }
 
 /*
@@ -278,7 +288,7 @@ static void sort_clients(struct drm_client **v, size_t n,
 		e[i].reverse = o->reverse;
 		switch (by) {
 		case BY_BUSY:	/* descending */
-			e[i].key = ~dbl_order(busiest(c));
+			e[i].key = ~busiest_order(c);
 			break;
 		case BY_PID:
 			/* pid_t is signed: keep its order in the u64 */
@@ -381,6 +391,7 @@ static struct drm_client **agg_find(struct agg_table *t, const char *devname,
  */
 static void agg_add(struct drm_client *a, const struct drm_client *c)
 {
+	uint64_t bits;
 	size_t i;
 
 	for (i = 0; i < c->neng; i++) {
@@ -398,11 +409,19 @@ static void agg_add(struct drm_client *a, const struct drm_client *c)
 			t->res.status = UTIL_FIRST;
 		}
 		if (e->res.status == UTIL_OK) {
-			if (t->res.status != UTIL_OK)
+			if (t->res.status != UTIL_OK) {
+				t->res.status = UTIL_OK;
 				t->res.pct = 0;
-			t->res.status = UTIL_OK;
-			t->res.pct += e->res.pct;
-			t->res.over = t->res.pct > 100;
+			}
+			/*
+			 * An idle engine adds +0 %, all of its bits zero:
+			 * no floating point for it (see dbl_order()).
+			 */
+			memcpy(&bits, &e->res.pct, sizeof(bits));
+			if (bits) {
+				t->res.pct += e->res.pct;
+				t->res.over = t->res.pct > 100;
+			}
 		}
 	}
 	for (i = 0; i < c->info.n_regions; i++) {

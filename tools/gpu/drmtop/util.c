@@ -81,30 +81,28 @@ void util_update(struct util_hist *h, const struct fdinfo_engine *e,
 		return;		/* stay with the larger previous values */
 	}
 	r->delta = value - h->value;
-
-	switch (m) {
-	case UTIL_METHOD_CYCLES_TOTAL:
-		r->delta_total = total - h->total;
-		busy = (double)r->delta;
-		avail = (double)r->delta_total;
-		break;
-	case UTIL_METHOD_CYCLES_MAXFREQ:
-		r->delta_total = r->dt_ns;
-		busy = (double)r->delta;
-		avail = (double)e->maxfreq_hz * (double)r->dt_ns / 1e9;
-		break;
-	default:
-		r->delta_total = r->dt_ns;
-		busy = (double)r->delta;
-		avail = (double)r->dt_ns;
-		break;
-	}
-	if (r->delta_total == 0 || avail <= 0.0) {
+	r->delta_total = m == UTIL_METHOD_CYCLES_TOTAL ? total - h->total :
+							 r->dt_ns;
+	/* no time went by, or no frequency to turn it into cycles */
+	if (r->delta_total == 0 ||
+	    (m == UTIL_METHOD_CYCLES_MAXFREQ && !e->maxfreq_hz)) {
 		r->status = UTIL_NO_DELTA;
 		return;		/* keep the reference, try next time */
 	}
-	r->pct = 100.0 * busy / avail / (double)r->capacity;
-	r->over = r->pct > 100.0;
+	/*
+	 * An idle engine, most engines of most clients, is 0 % without
+	 * floating point: under emulation (qemu TCG) each floating point
+	 * operation is a call into a software implementation.
+	 */
+	if (r->delta) {
+		busy = (double)r->delta;
+		if (m == UTIL_METHOD_CYCLES_MAXFREQ)
+			avail = (double)e->maxfreq_hz * (double)r->dt_ns / 1e9;
+		else
+			avail = (double)r->delta_total;
+		r->pct = 100.0 * busy / avail / (double)r->capacity;
+		r->over = r->pct > 100.0;
+	}
 	r->status = UTIL_OK;
 	store(h, m, value, total, now_ns);
 }

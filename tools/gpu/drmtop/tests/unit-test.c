@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -919,6 +920,20 @@ static void test_util(void)
 	util_update(&h, &e, 7 * SEC, &r);
 	ok(r.status == UTIL_OK && near(r.pct, 50),
 	   "window after no-delta spans both (500/1000)");
+
+	/* idle: 0 % from integers alone, and the window moves on */
+	memset(&h, 0, sizeof(h));
+	e = mk(NA, 100, 1000, NA, NA);
+	util_update(&h, &e, 1, &r);
+	e = mk(NA, 100, 2000, NA, NA);
+	util_update(&h, &e, 2, &r);
+	ok(r.status == UTIL_OK && r.pct == 0 && !signbit(r.pct) && !r.over &&
+	   r.delta == 0 && r.delta_total == 1000,
+	   "cycles/total-cycles: idle window is +0%%");
+	e = mk(NA, 350, 2500, NA, NA);
+	util_update(&h, &e, 3, &r);
+	ok(r.status == UTIL_OK && near(r.pct, 50) && r.delta_total == 500,
+	   "the window after an idle one starts at its end (250/500)");
 
 	memset(&h, 0, sizeof(h));
 	e = mk(NA, 0, 0, NA, 4);
@@ -1924,6 +1939,22 @@ static void test_views(void)
 	   row_mem(row) == 4000, "views: the shared client counts in pid 20");
 	ok(n && a[0]->fds[0].pid == 10, "views: sorted busiest first");
 	view_agg_free(a, n);
+
+	/* idle clients: rows at 0 %, not without a figure */
+	for (i = 0; i < 4; i++)
+		c[i].eng[c[i].neng - 1].res.pct = 0;
+	e1[0].res.pct = 0;
+	n = view_aggregate(v, 4, VIEW_PROCESS, &o, &a);
+	row = view_row(a, n, "card0", 10);
+	ok(row && row_pct(row) == 0 && !signbit(row_pct(row)) &&
+	   row_mem(row) == 7000, "views: idle clients sum to +0%% (%.1f)",
+	   row_pct(row));
+	view_agg_free(a, n);
+	c[0].eng[0].res.pct = 10;
+	c[1].eng[1].res.pct = 20;
+	c[2].eng[0].res.pct = 30;
+	c[3].eng[0].res.pct = 50;
+	e1[0].res.pct = 5;
 
 	n = view_aggregate(v, 4, VIEW_DEVICE, &o, &a);
 	ok(n == 2, "views: device view has 2 rows (got %zu)", n);
