@@ -757,6 +757,10 @@ static size_t common_prefix(const char *a, const char *b, size_t len)
  * when the key may differ (no ':' before byte d) or a NUL came in. The
  * previous text had no malformed line, so its first d bytes hold no NUL;
  * key_has_ws is not set (the key is the previous line's).
+ *
+ * The spans looked through here and in fdinfo_update() are a line's few
+ * bytes: a loop costs less than a call to memchr() or memrchr(), whose
+ * vector code is emulated instruction by instruction under qemu TCG.
  */
 static bool changed_line(const char **pos, const char *end, size_t d,
 			 struct fdinfo_line *l)
@@ -765,14 +769,13 @@ static bool changed_line(const char **pos, const char *end, size_t d,
 
 	if (p >= end)
 		return false;
-	q = memchr(p, ':', d);
-	if (!q)
+	for (q = p; q < p + d && *q != ':'; q++)
+		;
+	if (q == p + d)
 		return false;
-	nl = memchr(p + d, '\n', end - p - d);
-	if (!nl)
-		nl = end;
-	if (memchr(p + d, '\0', nl - p - d))
-		return false;
+	for (nl = p + d; nl < end && *nl != '\n'; nl++)
+		if (!*nl)
+			return false;
 	*pos = nl < end ? nl + 1 : end;
 	l->start = p;
 	l->len = nl - p;
@@ -862,7 +865,7 @@ int fdinfo_update(struct fdinfo *fi, const char *old, size_t old_len,
 	const struct fdinfo_memo *memo = fi->memo, *mt = memo;
 	struct line_value upd[UPDATE_MAX], *lv;
 	size_t i, k, d, nupd = 0;
-	const char *nl, *start;
+	const char *start;
 	struct fdinfo_line ln;
 	int ret;
 
@@ -886,8 +889,8 @@ int fdinfo_update(struct fdinfo *fi, const char *old, size_t old_len,
 		if (o + k == oe && n + k == ne)
 			break;
 		/* back to the start of the line that differs, in both */
-		nl = memrchr(o, '\n', k);
-		d = nl ? (size_t)(o + k - nl - 1) : k;
+		for (d = 0; d < k && o[k - d - 1] != '\n'; d++)
+			;
 		k -= d;
 		o += k;
 		n += k;
@@ -903,8 +906,10 @@ int fdinfo_update(struct fdinfo *fi, const char *old, size_t old_len,
 		lv->old_off = o - old;
 		lv->new_off = start - buf;
 		lv->key_len = ln.key_len;
-		o = memchr(o + d, '\n', oe - o - d);
-		o = o ? o + 1 : oe;
+		for (o += d; o < oe && *o != '\n'; o++)
+			;
+		if (o < oe)
+			o++;
 
 		/* the memo is sorted, and so are the changed lines */
 		while (memo < mt && memo->off < lv->old_off)
