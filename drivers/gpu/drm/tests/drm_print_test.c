@@ -9,6 +9,7 @@
  * drm_print_kv_u64() and the format it stands for.
  */
 
+#include <linux/minmax.h>
 #include <linux/seq_file.h>
 #include <linux/sizes.h>
 #include <linux/string.h>
@@ -123,15 +124,41 @@ static void drm_test_print_seq_file_overflow(struct kunit *test)
 
 /* drm_print_kv_u64() and drm_printf() of the format it stands for */
 static void print_kv(struct print_test *t, struct drm_printer *p,
-		     const char *key, const char *name, u64 value,
+		     const char *key, const char *suffix, u64 value,
 		     const char *unit)
 {
-	drm_print_kv_u64(p, key, name, value, unit);
-	seq_printf(&t->want, "%s%s:\t%llu%s\n", key, name ?: "", value,
+	drm_print_kv_u64(p, key, suffix, value, unit);
+	seq_printf(&t->want, "%s%s:\t%llu%s\n", key, suffix ?: "", value,
 		   unit ?: "");
 }
 
-/* Every digit count, with and without the name and the unit */
+/*
+ * A printer into a seq_file that counts which of its callbacks got the
+ * lines: drm_print_kv_u64() hands a line it built to puts, and one too
+ * long for its buffer to drm_printf().
+ */
+struct spy {
+	struct seq_file *m;
+	unsigned int puts, printfn;
+};
+
+static void spy_printfn(struct drm_printer *p, struct va_format *vaf)
+{
+	struct spy *spy = p->arg;
+
+	spy->printfn++;
+	seq_printf(spy->m, "%pV", vaf);
+}
+
+static void spy_puts(struct drm_printer *p, const char *str)
+{
+	struct spy *spy = p->arg;
+
+	spy->puts++;
+	seq_puts(spy->m, str);
+}
+
+/* Every digit count, with and without the suffix and the unit */
 static void drm_test_print_kv_u64(struct kunit *test)
 {
 	struct print_test *t = test->priv;
@@ -140,20 +167,20 @@ static void drm_test_print_kv_u64(struct kunit *test)
 		"drm-client-id:\t0\n"
 		"drm-total-cycles-rcs:\t18446744073709551615\n"
 		"drm-total-vram0:\t512 KiB\n"
-		"drm-engine-ccs:\t9 ns\n"
 		"drm-engine-rcs:\t18446744073709551615 ns\n"
-		"drm-cycles-ccs:\t10\n";
+		"c:\t9\n"
+		"c:\t10\n";
 	u64 v = 0;
 	int i;
 
 	print_kv(t, &p, "drm-client-id", NULL, 0, NULL);
 	print_kv(t, &p, "drm-total-cycles-", "rcs", U64_MAX, NULL);
 	print_kv(t, &p, "drm-total-", "vram0", 512, " KiB");
-	print_kv(t, &p, "drm-engine-", "ccs", 9, " ns");
 	print_kv(t, &p, "drm-engine-", "rcs", U64_MAX, " ns");
 	for (i = 0; i < 19; i++) {
-		v = v * 10 + 9;		/* v + 1 is 10, 100, ... */
-		print_kv(t, &p, "drm-cycles-", "ccs", v + 1, NULL);
+		v = v * 10 + 9;		/* 9, 99, ... and 10, 100, ... */
+		print_kv(t, &p, "c", NULL, v, NULL);
+		print_kv(t, &p, "c", NULL, v + 1, NULL);
 	}
 	KUNIT_EXPECT_FALSE(test, seq_has_overflowed(&t->m));
 	expect_same(test, t);
@@ -174,14 +201,23 @@ static void drm_test_print_kv_u64_long_key(struct kunit *test)
 	print_kv(t, &p, name, NULL, 7, NULL);
 	expect_same(test, t);
 	/* "drm-engine-<name>:\t42 ns\n" and "<name>:\t7\n" */
-	KUNIT_EXPECT_EQ(test, t->m.count, (11 + 300 + 2 + 2 + 3 + 1) + (300 + 2 + 1 + 1));
+	KUNIT_EXPECT_EQ(test, t->m.count,
+			(11 + 300 + 2 + 2 + 3 + 1) + (300 + 2 + 1 + 1));
 }
 
-/* Lines around the length of drm_print_kv_u64()'s buffer, 64 bytes */
+/*
+ * Lines around the length of drm_print_kv_u64()'s buffer, 64 bytes with
+ * the NUL: built there up to 63 bytes, through drm_printf() from 64.
+ */
 static void drm_test_print_kv_u64_line_len(struct kunit *test)
 {
 	struct print_test *t = test->priv;
-	struct drm_printer p = drm_seq_file_printer(&t->m);
+	struct spy spy = { .m = &t->m };
+	struct drm_printer p = {
+		.printfn = spy_printfn,
+		.puts = spy_puts,
+		.arg = &spy,
+	};
 	char name[33] = {};
 	size_t len;
 
@@ -189,6 +225,11 @@ static void drm_test_print_kv_u64_line_len(struct kunit *test)
 	for (len = 20; len < sizeof(name); len++) {
 		memset(name, 'a' + len % 26, len);
 		print_kv(t, &p, "drm-total-", name, U64_MAX, " KiB");
+		KUNIT_EXPECT_EQ_MSG(test, spy.puts, min_t(size_t, len, 26) - 19,
+				    "%zu-byte line", 37 + len);
+		KUNIT_EXPECT_EQ_MSG(test, spy.printfn,
+				    max_t(size_t, len, 26) - 26,
+				    "%zu-byte line", 37 + len);
 	}
 	KUNIT_EXPECT_FALSE(test, seq_has_overflowed(&t->m));
 	expect_same(test, t);
@@ -200,37 +241,40 @@ static void drm_test_print_kv_u64_overflow(struct kunit *test)
 	struct print_test *t = test->priv;
 	struct drm_printer p = drm_seq_file_printer(&t->m);
 	char *fill = kunit_kzalloc(test, BUF_SIZE, GFP_KERNEL);
+	int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, fill);
-	memset(fill, 'x', BUF_SIZE - 20);
 
-	drm_puts(&p, fill);
-	seq_puts(&t->want, fill);
-	print_kv(t, &p, "drm-total-cycles-", "rcs", U64_MAX, NULL);
-	KUNIT_EXPECT_TRUE(test, seq_has_overflowed(&t->want));
-	KUNIT_EXPECT_TRUE(test, seq_has_overflowed(&t->m));
-	KUNIT_EXPECT_EQ(test, t->m.count, t->m.size);
-	/* past the overflow, seq_read() drops the buffer: no use comparing */
-	KUNIT_EXPECT_MEMEQ(test, t->m.buf, fill, BUF_SIZE - 20);
-}
-
-/* Like the printers of dmesg, which format with "%pV" */
-static void record_printfn(struct drm_printer *p, struct va_format *vaf)
-{
-	seq_printf(p->arg, "%pV", vaf);
+	/* a line built on the stack, then one through drm_printf() */
+	for (i = 0; i < 2; i++) {
+		t->m.count = 0;
+		t->want.count = 0;
+		memset(fill, 'x', BUF_SIZE - 20);
+		drm_puts(&p, fill);
+		seq_puts(&t->want, fill);
+		print_kv(t, &p, i ? fill + BUF_SIZE - 100 : "drm-total-cycles-",
+			 "rcs", U64_MAX, NULL);
+		KUNIT_EXPECT_TRUE(test, seq_has_overflowed(&t->want));
+		KUNIT_EXPECT_TRUE(test, seq_has_overflowed(&t->m));
+		KUNIT_EXPECT_EQ(test, t->m.count, t->m.size);
+		/* past the overflow, seq_read() drops the buffer */
+		KUNIT_EXPECT_MEMEQ(test, t->m.buf, fill, BUF_SIZE - 20);
+	}
 }
 
 /* A printer without a puts callback gets the line through printfn */
 static void drm_test_print_kv_u64_printfn(struct kunit *test)
 {
 	struct print_test *t = test->priv;
+	struct spy spy = { .m = &t->m };
 	struct drm_printer p = {
-		.printfn = record_printfn,
-		.arg = &t->m,
+		.printfn = spy_printfn,
+		.arg = &spy,
 	};
 
 	print_kv(t, &p, "drm-engine-capacity-", "vcs", 2, NULL);
 	expect_same(test, t);
+	KUNIT_EXPECT_EQ(test, spy.printfn, 1);
 	KUNIT_EXPECT_STREQ(test, t->m.buf, "drm-engine-capacity-vcs:\t2\n");
 }
 
