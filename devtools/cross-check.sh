@@ -1,10 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# cross-check.sh: build simgpu (and its KUnit tests) with W=1 for a
-# big-endian machine (s390x) and a 32-bit one with highmem (i386), with
-# Debian's cross compilers, each in its own build directory under
-# $BUILD. Prints each compiler warning or error; fails if there is one.
+# cross-check.sh: build simgpu (and its KUnit tests), and the DRM core
+# files whose code the series changes (drm_print.c: 64-bit division),
+# with W=1 for a big-endian machine (s390x) and a 32-bit one with highmem
+# (i386), with Debian's cross compilers, each in its own build directory
+# under $BUILD. Prints each compiler warning or error; fails if there is
+# one.
 # Run by "make check", which exports SRC BUILD JOBS REPO.
 set -u
 rc=0
@@ -19,7 +21,8 @@ cross() {
 	if "$REPO/devtools/make-config.sh" "$SRC" "$out" "$arch" tinyconfig \
 		"$REPO/devtools/cross.config" "$@" > "$log" 2>&1 &&
 	   make -s -C "$SRC" O="$out" ARCH="$arch" -j"$JOBS" W=1 \
-		drivers/gpu/drm/simgpu/ >> "$log" 2>&1; then
+		drivers/gpu/drm/simgpu/ drivers/gpu/drm/drm_print.o \
+		drivers/gpu/drm/drm_file.o >> "$log" 2>&1; then
 		if grep -E 'warning:|error:' "$log"; then
 			echo "cross-check: $name: warnings"
 			rc=1
