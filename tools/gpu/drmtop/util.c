@@ -83,9 +83,8 @@ void util_update(struct util_hist *h, const struct fdinfo_engine *e,
 	r->delta = value - h->value;
 	r->delta_total = m == UTIL_METHOD_CYCLES_TOTAL ? total - h->total :
 							 r->dt_ns;
-	/* no time went by, or no frequency to turn it into cycles */
-	if (r->delta_total == 0 ||
-	    (m == UTIL_METHOD_CYCLES_MAXFREQ && !e->maxfreq_hz)) {
+	/* no time went by (maxfreq is not 0: util_pick_method() checked) */
+	if (r->delta_total == 0) {
 		r->status = UTIL_NO_DELTA;
 		return;		/* keep the reference, try next time */
 	}
