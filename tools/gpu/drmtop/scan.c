@@ -34,6 +34,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -581,22 +582,6 @@ static int parse_fdinfo(struct drm_scan *s, ssize_t n, bool truncated)
 	return !!s->scratch.driver;
 }
 
-/* As above; *raw_len is the length of the text in s->buf, 0 if cut. */
-static int read_fdinfo(struct drm_scan *s, pid_t pid, int fd, int *info_fd,
-		       uint64_t *ts, size_t *raw_len)
-{
-	bool truncated;
-	ssize_t n;
-
-	n = read_fdinfo_file(s, pid, fd, info_fd, &truncated);
-	s->files_read++;
-	if (n < 0)
-		return n;
-	*ts = now_ns();
-	*raw_len = truncated ? 0 : n;
-	return parse_fdinfo(s, n, truncated);
-}
-
 static void note_read_error(struct drm_scan *s, pid_t pid, int err)
 {
 	if (err == -EACCES || err == -EPERM)
@@ -605,49 +590,10 @@ static void note_read_error(struct drm_scan *s, pid_t pid, int err)
 		s->vanished++;
 }
 
-static void handle_drm_fd(struct drm_scan *s, pid_t pid, int fd, dev_t rdev,
-			  char **comm)
-{
-	struct drm_client *c;
-	const char *key;
-	int ret, info_fd = -1;
-	size_t raw_len = 0;
-	uint64_t ts = 0;
-	char *dup;
-
-	ret = read_fdinfo(s, pid, fd, &info_fd, &ts, &raw_len);
-	if (ret <= 0) {
-		if (ret < 0)
-			note_read_error(s, pid, ret);
-		goto out;
-	}
-	key = make_key(s, &s->scratch, pid, fd);
-	if (!key)
-		goto out;
-	c = client_lookup(s, key);
-	if (!c) {
-		dup = strdup(key);
-		if (!dup)
-			goto out;
-		c = client_new(s, dup, &s->scratch, rdev);
-		if (!c) {
-			free(dup);
-			goto out;
-		}
-	}
-	/* the text, for the next refresh to parse only what changed */
-	if (c->gen != s->gen) {
-		client_take_sample(s, c, ts);
-		client_keep_raw(s, c, raw_len);
-	}
-	if (!*comm)
-		*comm = read_comm(s, pid);	/* into s->buf */
-	client_add_fd(s, c, pid, fd, *comm, &info_fd);
-out:
-	drop_held(s, &info_fd);
-}
-
-/* An fd of a known client, for the sweep: (pid, fd) sorted. */
+/*
+ * An fd of a known client, for a full discovery or the sweep: (pid, fd)
+ * sorted.
+ */
 struct known_fd {
 	pid_t pid;
 	int fd;
@@ -668,6 +614,124 @@ struct known_set {
 	size_t n, cap;
 };
 
+/* The client that held pid's fd before this discovery, or NULL. */
+static struct drm_client *known_client(const struct known_set *k, pid_t pid,
+				       int fd)
+{
+	struct known_fd key = { pid, fd, NULL }, *e;
+
+	if (!k || !k->n)
+		return NULL;
+	e = bsearch(&key, k->v, k->n, sizeof(*k->v), cmp_known);
+	return e ? e->c : NULL;
+}
+
+/*
+ * The fds of pids lo to hi known to k, sorted; on ENOMEM, fewer (a file
+ * of a client not in k is parsed, as a new one would be).
+ */
+static void known_collect(const struct drm_scan *s, struct known_set *k,
+			  pid_t lo, pid_t hi)
+{
+	size_t i, j;
+
+	for (i = 0; i < s->nclients; i++) {
+		struct drm_client *c = s->clients[i];
+
+		for (j = 0; j < c->nfds; j++) {
+			if (c->fds[j].pid < lo || c->fds[j].pid > hi)
+				continue;
+			if (grow((void **)&k->v, &k->cap, k->n, sizeof(*k->v)))
+				goto sort;
+			k->v[k->n].pid = c->fds[j].pid;
+			k->v[k->n].fd = c->fds[j].fd;
+			k->v[k->n].c = c;
+			k->n++;
+		}
+	}
+sort:
+	if (k->n)
+		qsort(k->v, k->n, sizeof(*k->v), cmp_known);
+}
+
+/*
+ * Sample known client c from the text in s->buf (n bytes, read at ts) if
+ * only its counters changed since its last sample: c->info is updated in
+ * place, and keeps what the refreshes to come reuse (the engines' slots,
+ * the memo of the lines that change). False when the text must be parsed.
+ */
+static bool client_update_sample(struct drm_scan *s, struct drm_client *c,
+				 ssize_t n, bool truncated, uint64_t ts)
+{
+	if (n < 0 || truncated || !c->raw ||
+	    fdinfo_update(&c->info, c->raw, c->raw_len, s->buf, n) != 1)
+		return false;
+	c->ts_ns = ts;
+	c->gen = s->gen;
+	c->nsamples++;
+	client_keep_raw(s, c, n);
+	return true;
+}
+
+/*
+ * A DRM fd found by a discovery. k, if not NULL, holds the fds known
+ * before it: a file that is still the one of the client that held the fd,
+ * with only counters changed, is not parsed again (a full discovery would
+ * otherwise replace every client's sample, and the refresh after it pay
+ * for what the replaced one had learnt).
+ */
+static void handle_drm_fd(struct drm_scan *s, pid_t pid, int fd, dev_t rdev,
+			  char **comm, const struct known_set *k)
+{
+	struct drm_client *c;
+	const char *key;
+	int ret, info_fd = -1;
+	bool truncated;
+	uint64_t ts;
+	ssize_t n;
+	char *dup;
+
+	n = read_fdinfo_file(s, pid, fd, &info_fd, &truncated);
+	s->files_read++;
+	if (n < 0) {
+		note_read_error(s, pid, n);
+		goto out;
+	}
+	ts = now_ns();
+	c = known_client(k, pid, fd);
+	if (c && c->gen != s->gen &&
+	    client_update_sample(s, c, n, truncated, ts))
+		goto add;
+	ret = parse_fdinfo(s, n, truncated);
+	if (ret <= 0)
+		goto out;
+	key = make_key(s, &s->scratch, pid, fd);
+	if (!key)
+		goto out;
+	c = client_lookup(s, key);
+	if (!c) {
+		dup = strdup(key);
+		if (!dup)
+			goto out;
+		c = client_new(s, dup, &s->scratch, rdev);
+		if (!c) {
+			free(dup);
+			goto out;
+		}
+	}
+	/* the text, for the next refresh to parse only what changed */
+	if (c->gen != s->gen) {
+		client_take_sample(s, c, ts);
+		client_keep_raw(s, c, truncated ? 0 : n);
+	}
+add:
+	if (!*comm)
+		*comm = read_comm(s, pid);	/* into s->buf */
+	client_add_fd(s, c, pid, fd, *comm, &info_fd);
+out:
+	drop_held(s, &info_fd);
+}
+
 /*
  * In a sweep, an fd that is the first of a client sampled in this very
  * refresh needs no second read: mark it seen and keep its command name
@@ -676,16 +740,13 @@ struct known_set {
 static bool sweep_known(struct drm_scan *s, const struct known_set *k,
 			pid_t pid, int fd, char **comm)
 {
-	struct known_fd key = { pid, fd, NULL }, *e;
+	struct drm_client *c = known_client(k, pid, fd);
 	struct drm_fdref *r;
 
-	if (!k || !k->n)
+	if (!c || c->gen != s->gen || !c->nfds || c->fds[0].pid != pid ||
+	    c->fds[0].fd != fd)
 		return false;
-	e = bsearch(&key, k->v, k->n, sizeof(*k->v), cmp_known);
-	if (!e || e->c->gen != s->gen || !e->c->nfds ||
-	    e->c->fds[0].pid != pid || e->c->fds[0].fd != fd)
-		return false;
-	r = &e->c->fds[0];
+	r = &c->fds[0];
 	r->seen = s->gen;
 	if (!*comm)
 		*comm = read_comm(s, pid);
@@ -750,7 +811,7 @@ static void scan_pid(struct drm_scan *s, pid_t pid, const struct known_set *k)
 				continue;
 		}
 		if (!sweep_known(s, k, pid, fd, &comm))
-			handle_drm_fd(s, pid, fd, rdev, &comm);
+			handle_drm_fd(s, pid, fd, rdev, &comm, k);
 	}
 	closedir(d);
 	free(comm);
@@ -829,12 +890,7 @@ static void sample_client(struct drm_scan *s, struct drm_client *c,
 		 * The text of the previous sample with some counters moved
 		 * (the usual case) or none: parse the lines that changed.
 		 */
-		if (n >= 0 && !truncated && c->raw &&
-		    fdinfo_update(&c->info, c->raw, c->raw_len, s->buf, n) == 1) {
-			c->ts_ns = ts;
-			c->gen = s->gen;
-			c->nsamples++;
-			client_keep_raw(s, c, n);
+		if (client_update_sample(s, c, n, truncated, ts)) {
 			/* while the sample's engines are at hand */
 			update_engines(s, c);
 			return;
@@ -911,22 +967,7 @@ static void sweep_share(struct drm_scan *s, const pid_t *cur, size_t ncur,
 	hi = cur[i1 - 1];
 
 	/* the fds of the share that are known, to find them in the listing */
-	for (i = 0; i < s->nclients; i++) {
-		struct drm_client *c = s->clients[i];
-
-		for (j = 0; j < c->nfds; j++) {
-			if (c->fds[j].pid < lo || c->fds[j].pid > hi)
-				continue;
-			if (grow((void **)&k.v, &k.cap, k.n, sizeof(*k.v)))
-				break;
-			k.v[k.n].pid = c->fds[j].pid;
-			k.v[k.n].fd = c->fds[j].fd;
-			k.v[k.n].c = c;
-			k.n++;
-		}
-	}
-	if (k.n)
-		qsort(k.v, k.n, sizeof(*k.v), cmp_known);
+	known_collect(s, &k, lo, hi);
 	/* the share is looked at again: so is its readability */
 	for (i = 0, m = 0; i < s->nunreadable; i++)
 		if (s->unreadable[i] < lo || s->unreadable[i] > hi)
@@ -977,8 +1018,11 @@ int drm_scan_refresh(struct drm_scan *s, enum drm_scan_mode mode)
 	s->last_was_full = full;
 
 	if (full) {
+		struct known_set known = { 0 };
+
 		s->sweep_next = 0;
 		s->nunreadable = 0;
+		known_collect(s, &known, INT_MIN, INT_MAX);
 		for (i = 0; i < s->nclients; i++) {
 			struct drm_client *c = s->clients[i];
 
@@ -987,7 +1031,8 @@ int drm_scan_refresh(struct drm_scan *s, enum drm_scan_mode mode)
 			c->nfds = 0;
 		}
 		for (i = 0; i < ncur; i++)
-			scan_pid(s, cur[i], NULL);
+			scan_pid(s, cur[i], &known);
+		free(known.v);
 	} else {
 		/* forget pids that exited */
 		for (i = 0, k = 0; i < s->nunreadable; i++)

@@ -1181,6 +1181,26 @@ static void test_discovery(void)
 	ce = c ? client_engine(c, "rcs") : NULL;
 	ok(ce && ce->res.status == UTIL_OK && near(ce->res.pct, 25),
 	   "a changed text is parsed: 250/1000 cycles = 25%%");
+	/*
+	 * A full discovery finds the same client behind the same fd: its
+	 * sample is updated in place, keeping what the update learnt.
+	 */
+	mkfd(100, 3, "/dev/dri/renderD128", simgpu(b, sizeof(b), 7, A, 1350, 4000));
+	drm_scan_refresh(s, DRM_SCAN_FULL);
+	c = find(s, A, 7);
+	ce = c ? client_engine(c, "rcs") : NULL;
+	ok(c && c->info.n_memo && c->nfds == 3 && ce &&
+	   ce->res.status == UTIL_OK && near(ce->res.pct, 50),
+	   "full discovery: changed counters updated in place (memo of %zu lines), 500/1000 = 50%%",
+	   c ? c->info.n_memo : 0);
+	/* ... but not a file that is now another client's */
+	mkfd(105, 3, "/dev/dri/renderD128", simgpu(b, sizeof(b), 14, A, 0, 0));
+	drm_scan_refresh(s, DRM_SCAN_FULL);
+	ok(find(s, A, 14) && !find(s, A, 11) && find(s, A, 7),
+	   "full discovery: an fd reused for another client is that client");
+	mkfd(105, 3, "/dev/dri/renderD128", simgpu(b, sizeof(b), 11, A, 0, 0));
+	drm_scan_refresh(s, DRM_SCAN_FULL);
+	ok(find(s, A, 11) && !find(s, A, 14), "full discovery: and back");
 	s->full_every = 5;
 	s->full_ns = 5000000000ull;
 
