@@ -47,6 +47,15 @@
 
 #include "scan.h"
 
+#ifdef __SANITIZE_ADDRESS__
+#include <sanitizer/asan_interface.h>
+#define POISON(p, n)	ASAN_POISON_MEMORY_REGION(p, n)
+#define UNPOISON(p, n)	ASAN_UNPOISON_MEMORY_REGION(p, n)
+#else
+#define POISON(p, n)	((void)(p), (void)(n))
+#define UNPOISON(p, n)	((void)(p), (void)(n))
+#endif
+
 #ifndef PROC_SUPER_MAGIC
 #define PROC_SUPER_MAGIC 0x9fa0
 #endif
@@ -59,6 +68,10 @@ uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
+/*
+ * Room for n + 1 elements of *arr. The first allocation has four: most
+ * arrays are a client's (its fds, its engines), and hold a few.
+ */
 static int grow(void **arr, size_t *cap, size_t n, size_t size)
 {
 	size_t ncap;
@@ -66,7 +79,7 @@ static int grow(void **arr, size_t *cap, size_t n, size_t size)
 
 	if (n < *cap)
 		return 0;
-	ncap = *cap ? *cap * 2 : 16;
+	ncap = *cap ? *cap * 2 : 4;
 	p = realloc(*arr, ncap * size);
 	if (!p)
 		return -ENOMEM;
@@ -174,6 +187,45 @@ static void fdref_release(struct drm_scan *s, struct drm_fdref *r)
 	r->comm = NULL;
 }
 
+/*
+ * A refresh and each view walk every client. Allocated one by one, a
+ * client's struct lands among its own arrays and text, a page or more
+ * from the next client's: under emulation (qemu TCG) each walk then pays
+ * a TLB refill per client. Clients come from blocks instead, where a
+ * page holds nine of them, and a freed slot is handed out again. ASan
+ * builds keep the slots not in use poisoned.
+ */
+#define CLIENT_BLOCK	64
+
+struct client_block {
+	struct client_block *next;
+	struct drm_client c[CLIENT_BLOCK];
+};
+
+static struct drm_client *client_alloc(struct drm_scan *s)
+{
+	struct client_block *b;
+	struct drm_client *c;
+
+	if (s->nspare) {
+		c = s->spare[--s->nspare];
+	} else {
+		if (!s->blocks || s->block_used == CLIENT_BLOCK) {
+			b = malloc(sizeof(*b));
+			if (!b)
+				return NULL;
+			b->next = s->blocks;
+			s->blocks = b;
+			s->block_used = 0;
+			POISON(b->c, sizeof(b->c));
+		}
+		c = &s->blocks->c[s->block_used++];
+	}
+	UNPOISON(c, sizeof(*c));
+	memset(c, 0, sizeof(*c));
+	return c;
+}
+
 static void client_free(struct drm_scan *s, struct drm_client *c)
 {
 	size_t i;
@@ -185,7 +237,9 @@ static void client_free(struct drm_scan *s, struct drm_client *c)
 	fdinfo_free(&c->info);
 	free(c->raw);
 	free(c->key);
-	free(c);
+	/* s->spare has room for every slot handed out (client_new()) */
+	s->spare[s->nspare++] = c;
+	POISON(c, sizeof(*c));
 }
 
 /* The copy of name in s->names, or NULL without memory. */
@@ -299,10 +353,15 @@ static char *sysfs_devname(const struct drm_scan *s, dev_t rdev)
 static struct drm_client *client_new(struct drm_scan *s, char *key,
 				     const struct fdinfo *fi, dev_t rdev)
 {
-	struct drm_client *c = calloc(1, sizeof(*c));
 	char *name = NULL, node[32];
+	struct drm_client *c;
 	const char *dev;
 
+	/* room to free any client without allocating */
+	if (grow((void **)&s->spare, &s->cap_spare, s->nclients + s->nspare,
+		 sizeof(*s->spare)))
+		return NULL;
+	c = client_alloc(s);
 	if (!c)
 		return NULL;
 	c->key = key;
@@ -1174,6 +1233,14 @@ void drm_scan_free(struct drm_scan *s)
 		return;
 	for (i = 0; i < s->nclients; i++)
 		client_free(s, s->clients[i]);
+	while (s->blocks) {
+		struct client_block *b = s->blocks;
+
+		s->blocks = b->next;
+		UNPOISON(b->c, sizeof(b->c));
+		free(b);
+	}
+	free(s->spare);
 	free(s->clients);
 	free(s->hash);
 	for (i = 0; i < s->nnames; i++)

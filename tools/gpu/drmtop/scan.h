@@ -85,6 +85,14 @@ struct drm_scan {
 
 	struct drm_client **clients;
 	size_t nclients, cap_clients;
+	/*
+	 * Where clients live: blocks of CLIENT_BLOCK, and the slots freed in
+	 * them (see client_alloc()).
+	 */
+	struct client_block *blocks;
+	size_t block_used;		/* slots of blocks handed out */
+	struct drm_client **spare;
+	size_t nspare, cap_spare;
 	struct drm_client **hash;	/* open addressing on key */
 	size_t hash_size;
 	/*

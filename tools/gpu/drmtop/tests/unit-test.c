@@ -1080,8 +1080,9 @@ static unsigned int held_fds(const struct drm_scan *s)
 static void test_discovery(void)
 {
 	const char *A = "0000:00:04.0", *B = "0000:00:05.0";
+	struct drm_client *c, *gone[3], *top;
 	struct drm_scan *s;
-	struct drm_client *c;
+	size_t spare;
 	char b[1024], path[512];
 	const struct client_engine *ce;
 	uint64_t n;
@@ -1211,12 +1212,20 @@ static void test_discovery(void)
 	c = find(s, A, 7);
 	ok(c && c->nfds == 1 && c->fds[0].pid == 101,
 	   "pid 100 gone: client 7 kept with pid 101 only");
-	/* process 101 exits: clients 7 and 8 gone */
+	/* process 101 exits: clients 7 and 8, and 7 of B, gone */
+	gone[0] = find(s, A, 7);
+	gone[1] = find(s, A, 8);
+	gone[2] = find(s, B, 7);
+	spare = s->nspare;
 	snprintf(path, sizeof(path), "%s/101", root);
 	rmrf(path);
 	drm_scan_refresh(s, DRM_SCAN_AUTO);
 	ok(s->nclients == 1 && !find(s, A, 7) && find(s, A, 11),
 	   "pid 101 gone: its clients removed (%zu left)", s->nclients);
+	top = s->nspare ? s->spare[s->nspare - 1] : NULL;
+	ok(gone[0] && gone[1] && gone[2] && s->nspare == spare + 3 &&
+	   (top == gone[0] || top == gone[1] || top == gone[2]),
+	   "their 3 slots are spare (%zu spare)", s->nspare);
 	ok(s->nheld == 1 && held_fds(s) == 1,
 	   "files of fds of exited pids closed (%u kept open)", s->nheld);
 	/* pids 102-105 left, a share of ceil(4 / 5) = 1 pid per refresh */
@@ -1243,6 +1252,9 @@ static void test_discovery(void)
 	drm_scan_refresh(s, DRM_SCAN_AUTO);
 	ok(s->nclients == 1 && find(s, A, 12) && !find(s, A, 11),
 	   "fd reused for another client is noticed on a cheap refresh");
+	ok(find(s, A, 12) == top && s->nspare == spare + 3,
+	   "the new client takes a spare slot, the old one's is spare (%zu)",
+	   s->nspare);
 	ok(s->nheld == 1 && held_fds(s) == 1,
 	   "the reused fd's file kept open once (%u)", s->nheld);
 
