@@ -253,6 +253,38 @@ static void rank_devices(struct sort_ent *e, size_t n)
 		e[i].dev = rank[e[i].dev];
 }
 
+/*
+ * Sort e[n] by cmp_ent(); false when it was sorted already. The entries
+ * mostly come in their order or near it: idle clients tie on the busy key
+ * and are listed by id as they were found, and a view's rows are made in
+ * the order of its clients, whose pids grew with their ids. An insertion
+ * sort costs about a comparison an entry there, where qsort() costs a
+ * dozen. Past as many moves as entries the order is no near one: qsort()
+ * sorts the rest of the way.
+ */
+static bool sort_ents(struct sort_ent *e, size_t n)
+{
+	size_t i, j, moves = 0;
+	bool moved = false;
+	struct sort_ent t;
+
+	for (i = 1; i < n; i++) {
+		if (cmp_ent(&e[i - 1], &e[i]) <= 0)
+			continue;
+		if (moves > n) {
+			qsort(e, n, sizeof(*e), cmp_ent);
+			return true;
+		}
+		t = e[i];
+		for (j = i; j && cmp_ent(&e[j - 1], &t) > 0; j--)
+			e[j] = e[j - 1];
+		e[j] = t;
+		moves += i - j;
+		moved = true;
+	}
+	return moved;
+}
+
 /* Sort v[n] as o says; on ENOMEM leave it as it is. */
 static void sort_clients(struct drm_client **v, size_t n,
 			 const struct view_opts *o)
@@ -308,18 +340,9 @@ static void sort_clients(struct drm_client **v, size_t n,
 		}
 	}
 	rank_devices(e, n);
-	/*
-	 * Idle clients tie on the busy key and come in the order of their
-	 * ids, as they were found: an order still right costs a comparison
-	 * per entry to check, and a sort about a dozen.
-	 */
-	for (i = 1; i < n && cmp_ent(&e[i - 1], &e[i]) <= 0; i++)
-		;
-	if (i < n) {
-		qsort(e, n, sizeof(*e), cmp_ent);
+	if (sort_ents(e, n))
 		for (i = 0; i < n; i++)
 			v[i] = e[i].c;
-	}
 	free(e);
 }
 

@@ -2075,6 +2075,64 @@ static void test_sort(void)
 	}
 }
 
+/*
+ * view_clients() of 200 clients listed nearly in order, in reverse and
+ * shuffled: the near order is sorted in place, the others past the
+ * insertion sort's budget.
+ */
+static void test_sort_orders(void)
+{
+	static const char *const name[] = { "nearly sorted", "reversed",
+					     "shuffled" };
+	struct drm_client c[200], *ptr[200], **v;
+	struct fdinfo_engine fe = { 0 };
+	struct drm_fdref fds[200][1];
+	struct fdinfo_region r[200];
+	struct drm_scan s = { 0 };
+	struct view_opts o = { 0 };
+	uint32_t seed = 12345;
+	size_t i, j, k, n;
+	pid_t pid = 1;
+
+	o.sort = "client";
+	for (k = 0; k < ARRAY_SIZE(name); k++) {
+		for (i = 0; i < 200; i++) {
+			mk_view_client(&c[i], &fe, fds[i], &r[i], "card0", 0, 0,
+				       &pid, 1);
+			ptr[i] = &c[i];
+		}
+		for (i = 0; i < 200; i++)
+			c[i].info.client_id = k == 1 ? 200 - i : i + 1;
+		if (k == 0) {
+			/* one found late, and neighbours swapped */
+			for (i = 2; i < 150; i++)
+				c[i].info.client_id = i + 2;
+			c[150].info.client_id = 3;
+			for (i = 160; i < 200; i += 2) {
+				c[i].info.client_id = i + 2;
+				c[i + 1].info.client_id = i + 1;
+			}
+		}
+		for (i = 199; k == 2 && i; i--) {
+			struct drm_client *t;
+
+			seed = seed * 1103515245 + 12345;
+			j = (seed >> 8) % (i + 1);
+			t = ptr[i];
+			ptr[i] = ptr[j];
+			ptr[j] = t;
+		}
+		s.clients = ptr;
+		s.nclients = 200;
+		n = view_clients(&s, &o, &v);
+		for (i = 0; i < n && v[i]->info.client_id == i + 1; i++)
+			;
+		ok(n == 200 && i == n, "sort: 200 clients %s: %zu in place",
+		   name[k], i);
+		free(v);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	fixdir = argc > 1 ? argv[1] : "tests/fixtures";
@@ -2094,6 +2152,7 @@ int main(int argc, char **argv)
 	test_proc_fdinfo_kept_open();
 	test_views();
 	test_sort();
+	test_sort_orders();
 	printf("1..%d\n", ntest);
 	return nfail ? 1 : 0;
 }
