@@ -102,6 +102,25 @@ static bool pid_in(const pid_t *arr, size_t n, pid_t pid)
 	return !!bsearch(&pid, arr, n, sizeof(*arr), cmp_pid);
 }
 
+/*
+ * Whether a pid of the sorted old[nold] is not in the sorted cur[ncur]: a
+ * walk through both, where looking each fd's pid up in cur was a
+ * bsearch() per fd at every refresh, for the few times a process exits.
+ */
+static bool pids_gone(const pid_t *old, size_t nold, const pid_t *cur,
+		      size_t ncur)
+{
+	size_t i, j = 0;
+
+	for (i = 0; i < nold; i++) {
+		while (j < ncur && cur[j] < old[i])
+			j++;
+		if (j == ncur || cur[j] != old[i])
+			return true;
+	}
+	return false;
+}
+
 bool drm_node_to_rdev(const char *name, dev_t *rdev)
 {
 	static const char *const pfx[] = { "renderD", "controlD", "card" };
@@ -1093,7 +1112,13 @@ int drm_scan_refresh(struct drm_scan *s, enum drm_scan_mode mode)
 			scan_pid(s, cur[i], &known);
 		free(known.v);
 	} else {
-		/* forget pids that exited */
+		/*
+		 * Forget pids that exited. The fds are of pids of the
+		 * previous listing: when all of those are still listed, so
+		 * are the fds'.
+		 */
+		bool gone = pids_gone(s->pids, s->npids, cur, ncur);
+
 		for (i = 0, k = 0; i < s->nunreadable; i++)
 			if (pid_in(cur, ncur, s->unreadable[i]))
 				s->unreadable[k++] = s->unreadable[i];
@@ -1101,7 +1126,7 @@ int drm_scan_refresh(struct drm_scan *s, enum drm_scan_mode mode)
 		for (i = 0; i < s->nclients; i++) {
 			struct drm_client *c = s->clients[i];
 
-			for (j = 0; j < c->nfds;) {
+			for (j = 0; gone && j < c->nfds;) {
 				if (pid_in(cur, ncur, c->fds[j].pid))
 					j++;
 				else

@@ -1205,6 +1205,27 @@ static void test_discovery(void)
 	s->full_every = 5;
 	s->full_ns = 5000000000ull;
 
+	/*
+	 * A process that holds client 7 too, but not its file read, exits.
+	 * No share of the sweep: the listing of pids alone tells.
+	 */
+	mkpid(106, "third");
+	mkfd(106, 8, "/dev/dri/renderD128", simgpu(b, sizeof(b), 7, A, 850, 3000));
+	s->full_every = 0;
+	s->full_ns = 0;
+	drm_scan_refresh(s, DRM_SCAN_AUTO);
+	c = find(s, A, 7);
+	ok(c && c->nfds == 4 && c->fds[3].pid == 106,
+	   "a new process holding client 7 found (%zu fds)", c ? c->nfds : 0);
+	snprintf(path, sizeof(path), "%s/106", root);
+	rmrf(path);
+	drm_scan_refresh(s, DRM_SCAN_AUTO);
+	c = find(s, A, 7);
+	ok(c && c->nfds == 3 && c->fds[2].pid == 101,
+	   "its fd forgotten when it exits (%zu fds)", c ? c->nfds : 0);
+	s->full_every = 5;
+	s->full_ns = 5000000000ull;
+
 	/* process 100 exits: client 7 lives on in 101 */
 	snprintf(path, sizeof(path), "%s/100", root);
 	rmrf(path);
