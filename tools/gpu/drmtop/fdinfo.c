@@ -562,9 +562,12 @@ struct line_value {
 	size_t sfx_len;
 	size_t idx;		/* of its engine or region, NO_IDX: by sfx */
 	uint64_t v;		/* bytes, Hz, ns or a plain number */
-	/* fdinfo_update()'s: where the line starts in the old and new text */
+	/*
+	 * fdinfo_update()'s: where the line starts in the old and new text,
+	 * its key's length and the new line's (without its newline)
+	 */
 	size_t old_off, new_off;
-	size_t key_len;
+	size_t key_len, len;
 };
 
 /* Parse the value of a numeric key into lv. Returns 1 if malformed, 0. */
@@ -763,16 +766,20 @@ static size_t common_prefix(const char *a, const char *b, size_t len)
  * vector code is emulated instruction by instruction under qemu TCG.
  */
 static bool changed_line(const char **pos, const char *end, size_t d,
-			 struct fdinfo_line *l)
+			 size_t colon, struct fdinfo_line *l)
 {
 	const char *p = *pos, *nl, *q;
 
 	if (p >= end)
 		return false;
-	for (q = p; q < p + d && *q != ':'; q++)
-		;
-	if (q == p + d)
-		return false;
+	if (colon < d) {
+		q = p + colon;	/* the memo's line: its ':' is known */
+	} else {
+		for (q = p; q < p + d && *q != ':'; q++)
+			;
+		if (q == p + d)
+			return false;
+	}
 	for (nl = p + d; nl < end && *nl != '\n'; nl++)
 		if (!*nl)
 			return false;
@@ -800,6 +807,7 @@ static bool changed_line(const char **pos, const char *end, size_t d,
 struct fdinfo_memo {
 	size_t off;
 	size_t key_len;
+	size_t len;		/* of the line, without its newline */
 	enum fdinfo_key k;
 	enum fdinfo_mem_kind mk;
 	size_t idx;		/* of its engine or region, by k */
@@ -837,6 +845,7 @@ static void memo_update(struct fdinfo *fi, const struct line_value *upd,
 				i++;
 			out[n].off = upd[j].new_off;
 			out[n].key_len = upd[j].key_len;
+			out[n].len = upd[j].len;
 			out[n].k = upd[j].k;
 			out[n].mk = upd[j].mk;
 			out[n].idx = upd[j].idx;
@@ -864,7 +873,8 @@ int fdinfo_update(struct fdinfo *fi, const char *old, size_t old_len,
 	const char *o = old, *oe = old + old_len, *n = buf, *ne = buf + len;
 	const struct fdinfo_memo *memo = fi->memo, *mt = memo;
 	struct line_value upd[UPDATE_MAX], *lv;
-	size_t i, k, d, nupd = 0;
+	size_t i, k, d, off, nupd = 0;
+	bool known;
 	const char *start;
 	struct fdinfo_line ln;
 	int ret;
@@ -888,9 +898,21 @@ int fdinfo_update(struct fdinfo *fi, const char *old, size_t old_len,
 				   oe - o - k : ne - n - k);
 		if (o + k == oe && n + k == ne)
 			break;
-		/* back to the start of the line that differs, in both */
-		for (d = 0; d < k && o[k - d - 1] != '\n'; d++)
-			;
+		/*
+		 * Back to the start of the line that differs, in both. Most
+		 * often it is the memo's line, and the first byte that
+		 * differs is in its value or at its end: then where the line
+		 * starts, its ':' and its end in the old text are known.
+		 */
+		off = o - old + k;
+		known = memo < mt && memo->off <= off &&
+			off > memo->off + memo->key_len &&
+			off <= memo->off + memo->len;
+		if (known)
+			d = off - memo->off;
+		else
+			for (d = 0; d < k && o[k - d - 1] != '\n'; d++)
+				;
 		k -= d;
 		o += k;
 		n += k;
@@ -900,14 +922,18 @@ int fdinfo_update(struct fdinfo *fi, const char *old, size_t old_len,
 		 */
 		start = n;
 		if (o == oe || nupd == UPDATE_MAX ||
-		    !changed_line(&n, ne, d, &ln))
+		    !changed_line(&n, ne, d, known ? memo->key_len : d, &ln))
 			return 0;	/* a line more or less, another key */
 		lv = &upd[nupd];
 		lv->old_off = o - old;
 		lv->new_off = start - buf;
 		lv->key_len = ln.key_len;
-		for (o += d; o < oe && *o != '\n'; o++)
-			;
+		lv->len = ln.len;
+		if (known)
+			o += memo->len;
+		else
+			for (o += d; o < oe && *o != '\n'; o++)
+				;
 		if (o < oe)
 			o++;
 
