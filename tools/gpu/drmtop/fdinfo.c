@@ -756,10 +756,12 @@ static size_t common_prefix(const char *a, const char *b, size_t len)
 
 /*
  * The line at *pos, whose first d bytes are those of the line at the same
- * place in the previous text, into l; *pos moves to the next line. False
- * when the key may differ (no ':' before byte d) or a NUL came in. The
- * previous text had no malformed line, so its first d bytes hold no NUL;
- * key_has_ws is not set (the key is the previous line's).
+ * place in the previous text, into l; *pos moves to the next line. colon,
+ * when less than d, is where that line's first ':' is (the caller knows
+ * it from the memo), else it is looked for. False when the key may
+ * differ (no ':' before byte d) or a NUL came in. The previous text had
+ * no malformed line, so its first d bytes hold no NUL; key_has_ws is not
+ * set (the key is the previous line's).
  *
  * The spans looked through here and in fdinfo_update() are a line's few
  * bytes: a loop costs less than a call to memchr() or memrchr(), whose

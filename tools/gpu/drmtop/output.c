@@ -276,7 +276,8 @@ static bool sort_ents(struct sort_ent *e, size_t n)
 			return true;
 		}
 		t = e[i];
-		for (j = i; j && cmp_ent(&e[j - 1], &t) > 0; j--)
+		e[i] = e[i - 1];
+		for (j = i - 1; j && cmp_ent(&e[j - 1], &t) > 0; j--)
 			e[j] = e[j - 1];
 		e[j] = t;
 		moves += i - j;

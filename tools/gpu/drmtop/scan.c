@@ -103,9 +103,8 @@ static bool pid_in(const pid_t *arr, size_t n, pid_t pid)
 }
 
 /*
- * Whether a pid of the sorted old[nold] is not in the sorted cur[ncur]: a
- * walk through both, where looking each fd's pid up in cur was a
- * bsearch() per fd at every refresh, for the few times a process exits.
+ * Whether a pid of the sorted old[nold] is missing from the sorted
+ * cur[ncur]: one walk through both.
  */
 static bool pids_gone(const pid_t *old, size_t nold, const pid_t *cur,
 		      size_t ncur)
@@ -153,22 +152,29 @@ static uint64_t hash_str(const char *s)
 	return h;
 }
 
+/*
+ * Fill the hash anew, resized for s->clients. Without memory for a new
+ * size, a table that is large enough is filled as it is: with clients
+ * dropped, keeping theirs would leave it pointing at freed slots.
+ */
 static int hash_rebuild(struct drm_scan *s)
 {
+	struct drm_client **h = NULL;
 	size_t size = 64, i;
 
 	while (size < s->nclients * 2 + 1)
 		size *= 2;
-	if (size != s->hash_size) {
-		struct drm_client **h = calloc(size, sizeof(*h));
-
-		if (!h)
-			return -ENOMEM;
+	if (size != s->hash_size)
+		h = calloc(size, sizeof(*h));
+	if (h) {
 		free(s->hash);
 		s->hash = h;
 		s->hash_size = size;
-	} else {
+	} else if (s->hash_size >= size) {
+		size = s->hash_size;
 		memset(s->hash, 0, size * sizeof(*s->hash));
+	} else {
+		return -ENOMEM;
 	}
 	for (i = 0; i < s->nclients; i++) {
 		size_t j = hash_str(s->clients[i]->key) & (size - 1);
@@ -212,7 +218,8 @@ static void fdref_release(struct drm_scan *s, struct drm_fdref *r)
  * from the next client's: under emulation (qemu TCG) each walk then pays
  * a TLB refill per client. Clients come from blocks instead, where a
  * page holds nine of them, and a freed slot is handed out again. ASan
- * builds keep the slots not in use poisoned.
+ * builds keep the slots not in use poisoned: a client used after it was
+ * freed is caught until its slot is handed out again.
  */
 #define CLIENT_BLOCK	64
 
@@ -230,9 +237,18 @@ static struct drm_client *client_alloc(struct drm_scan *s)
 		c = s->spare[--s->nspare];
 	} else {
 		if (!s->blocks || s->block_used == CLIENT_BLOCK) {
+			/* room in spare for every slot: a free needs no memory */
+			struct drm_client **spare;
+
+			spare = realloc(s->spare, (s->cap_spare + CLIENT_BLOCK) *
+					sizeof(*spare));
+			if (!spare)
+				return NULL;
+			s->spare = spare;
 			b = malloc(sizeof(*b));
 			if (!b)
 				return NULL;
+			s->cap_spare += CLIENT_BLOCK;
 			b->next = s->blocks;
 			s->blocks = b;
 			s->block_used = 0;
@@ -256,7 +272,7 @@ static void client_free(struct drm_scan *s, struct drm_client *c)
 	fdinfo_free(&c->info);
 	free(c->raw);
 	free(c->key);
-	/* s->spare has room for every slot handed out (client_new()) */
+	/* s->spare has room for every slot (client_alloc()) */
 	s->spare[s->nspare++] = c;
 	POISON(c, sizeof(*c));
 }
@@ -376,10 +392,6 @@ static struct drm_client *client_new(struct drm_scan *s, char *key,
 	struct drm_client *c;
 	const char *dev;
 
-	/* room to free any client without allocating */
-	if (grow((void **)&s->spare, &s->cap_spare, s->nclients + s->nspare,
-		 sizeof(*s->spare)))
-		return NULL;
 	c = client_alloc(s);
 	if (!c)
 		return NULL;
@@ -646,9 +658,9 @@ static ssize_t read_fdinfo_file(struct drm_scan *s, pid_t pid, int fd,
 }
 
 /*
- * Read and parse /proc/PID/fdinfo/FD into s->scratch. Returns 1 when it is a
- * DRM client, 0 when not, <0 on read errors. *info_fd as above. What is
- * past FDINFO_READ_MAX counts as one malformed line.
+ * Parse the n bytes read into s->buf into s->scratch. Returns 1 when they
+ * are a DRM client's, 0 when not (or without memory). A text cut at
+ * FDINFO_READ_MAX counts one malformed line more.
  */
 static int parse_fdinfo(struct drm_scan *s, ssize_t n, bool truncated)
 {

@@ -90,7 +90,7 @@ struct drm_scan {
 	 * them (see client_alloc()).
 	 */
 	struct client_block *blocks;
-	size_t block_used;		/* slots of blocks handed out */
+	size_t block_used;		/* slots of the newest block used */
 	struct drm_client **spare;
 	size_t nspare, cap_spare;
 	struct drm_client **hash;	/* open addressing on key */
