@@ -764,14 +764,14 @@ static bool client_update_sample(struct drm_scan *s, struct drm_client *c,
 }
 
 /*
- * A DRM fd found by a discovery. k, if not NULL, holds the fds known
- * before it: a file that is still the one of the client that held the fd,
- * with only counters changed, is not parsed again (a full discovery would
- * otherwise replace every client's sample, and the refresh after it pay
- * for what the replaced one had learnt).
+ * A DRM fd found by a discovery. known, if not NULL, is the client that
+ * held it before: a file that is still that client's, with only counters
+ * changed, is not parsed again (a full discovery would otherwise replace
+ * every client's sample, and the refresh after it pay for what the
+ * replaced one had learnt).
  */
 static void handle_drm_fd(struct drm_scan *s, pid_t pid, int fd, dev_t rdev,
-			  char **comm, const struct known_set *k)
+			  char **comm, struct drm_client *known)
 {
 	struct drm_client *c;
 	const char *key;
@@ -788,7 +788,7 @@ static void handle_drm_fd(struct drm_scan *s, pid_t pid, int fd, dev_t rdev,
 		goto out;
 	}
 	ts = now_ns();
-	c = known_client(k, pid, fd);
+	c = known;
 	if (c && c->gen != s->gen &&
 	    client_update_sample(s, c, n, truncated, ts))
 		goto add;
@@ -823,14 +823,14 @@ out:
 }
 
 /*
- * In a sweep, an fd that is the first of a client sampled in this very
- * refresh needs no second read: mark it seen and keep its command name
- * current. True when that was the case.
+ * In a sweep, an fd that is the first of client c (which held it before
+ * the sweep, or NULL) sampled in this very refresh needs no second read:
+ * mark it seen and keep its command name current. True when that was the
+ * case.
  */
-static bool sweep_known(struct drm_scan *s, const struct known_set *k,
-			pid_t pid, int fd, char **comm)
+static bool sweep_known(struct drm_scan *s, struct drm_client *c, pid_t pid,
+			int fd, char **comm)
 {
-	struct drm_client *c = known_client(k, pid, fd);
 	struct drm_fdref *r;
 
 	if (!c || c->gen != s->gen || !c->nfds || c->fds[0].pid != pid ||
@@ -854,6 +854,7 @@ static bool sweep_known(struct drm_scan *s, const struct known_set *k,
 static void scan_pid(struct drm_scan *s, pid_t pid, const struct known_set *k)
 {
 	char path[64], link[64], *comm = NULL;
+	struct drm_client *known;
 	struct dirent *de;
 	struct stat st;
 	DIR *d;
@@ -900,8 +901,9 @@ static void scan_pid(struct drm_scan *s, pid_t pid, const struct known_set *k)
 			    !drm_node_to_rdev(link + 9, &rdev))
 				continue;
 		}
-		if (!sweep_known(s, k, pid, fd, &comm))
-			handle_drm_fd(s, pid, fd, rdev, &comm, k);
+		known = known_client(k, pid, fd);
+		if (!sweep_known(s, known, pid, fd, &comm))
+			handle_drm_fd(s, pid, fd, rdev, &comm, known);
 	}
 	closedir(d);
 	free(comm);
