@@ -8,7 +8,10 @@
 #   make vm-run CMD='...' [BOOTARGS='...']
 #   make qemu-run CMD='...' [BOOTARGS='...']  the same in an x86_64 SMP guest
 #   make qemu-debug-run CMD='...'  ... whose kernel has KASAN, lockdep, kmemleak
-#   make series       git format-patch series in build/series/
+#   make series       the series to send, one directory each, in build/series/
+#   make stack        git am every series into build/stack (a git tree)
+#   make series-absorb  take edits of new files into the patches that added them
+#   make series-export  write build/stack back to series/ and the new files
 #   make series-check build and run KUnit after each patch of the series
 #   make bench        benchmarks, one "bench: ..." line per figure
 #   make fuzz [SEED=n] [SECONDS=s]  the uAPI fuzzer in the VM
@@ -43,18 +46,22 @@ HOST_PKGS	+= prometheus tmux
 # The docs build (make docs, make check): Sphinx and what the kernel's
 # Documentation/sphinx/requirements.txt asks for, from Debian.
 HOST_PKGS	+= python3-sphinx python3-alabaster python3-yaml
+# The series: git-absorb finds the patch an edit belongs to, b4 checks
+# the patches as dri-devel's tools do.
+HOST_PKGS	+= git-absorb b4
 
 export REPO BUILD SRC UML_OUT KUNIT_OUT BIN JOBS KERNEL_SRC VMLINUX BZIMAGE \
 	BZIMAGE_DEBUG
 
 .PHONY: all run check vm-run kernel src deps base tools series series-check \
+	stack series-export series-absorb series-each \
 	bench qemu-kernel qemu-run qemu-debug-kernel qemu-debug-run kunit \
 	headers clean distclean help fuzz docs docs-screenshots
 
 all: kernel tools
 
 help:
-	@sed -n '3,19p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,22p' Makefile | sed 's/^# \{0,1\}//'
 
 # --- host packages -----------------------------------------------------------
 # install-pkgs STAMP, PACKAGES: install what is missing (as root), then touch
@@ -307,6 +314,10 @@ GIT_IDENT	= $(shell n="$$(git config user.name)" && \
 		    e="$$(git config user.email)" && echo "$$n <$$e>")
 SIGNOFF		?= $(GIT_IDENT)
 
+STACK		:= $(BUILD)/stack
+STACK_PY	:= $(REPO)/devtools/stack.py --repo $(REPO) --base $(KERNEL_SRC) \
+		   --stack $(STACK)
+
 series: base
 	@if [ -z "$(strip $(SIGNOFF))" ]; then \
 		echo "make series: who signs the patches? Set git config" \
@@ -314,9 +325,28 @@ series: base
 		     "make series SIGNOFF='Your Name <you@example.org>'" >&2; \
 		exit 1; \
 	fi
-	@$(REPO)/devtools/series.py generate --base $(KERNEL_SRC) \
-		--version "Linux $$($(MAKE) -s -C $(KERNEL_SRC) kernelversion)" \
-		--out $(BUILD)/series --signoff '$(SIGNOFF)'
+	@$(STACK_PY) generate --out $(BUILD)/series --signoff '$(SIGNOFF)' \
+		--version "Linux $$($(MAKE) -s -C $(KERNEL_SRC) kernelversion)"
+
+# The stack: every series of series/ applied with git am onto the files of
+# the base they change, a commit a patch, a branch s/<series> at the end of
+# each. Change patches there with git, then write them back with
+# series-export; series-absorb does both for edits of the new files made in
+# the repository (README, "Changing the series").
+stack: base $(BUILD)/.deps
+	@$(STACK_PY) apply $(if $(FORCE),--force)
+
+series-export: base
+	@$(STACK_PY) export
+
+series-absorb: base $(BUILD)/.deps
+	@[ -d $(STACK)/.git ] || $(STACK_PY) apply
+	@$(STACK_PY) absorb
+
+# Each patch on its own: the objects it touches built with W=1 and sparse,
+# the tool it changes built and unit-tested (make check runs it).
+series-each: base
+	@$(REPO)/devtools/series-each.sh
 
 series-check: base
 	@$(REPO)/devtools/series-check.sh

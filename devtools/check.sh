@@ -54,35 +54,47 @@ cd "$REPO" || exit 1
 srcs=$(git ls-files --cached --others --exclude-standard -- \
 	"$DRV/*.c" "$DRV/*.h" include/uapi/drm/simgpu_drm.h)
 
-# --- The patch series: complete, applies, checkpatch-clean patch by patch.
-# Signed with a marked identity: a series to send comes from "make series".
+# --- The patch series: series/ is the source; the new files in the
+# repository are its stack's tip, each series applies onto the base with
+# the series it depends on, and the counts and sizes hold.
+run "series: the repository's files are the stack's tip, each series applies, limits hold" \
+	"$REPO/devtools/stack.py" --base "$KERNEL_SRC" check
+# The series as sent, signed with a marked identity (a series to send
+# comes from "make series"), checkpatch-clean patch by patch.
 TEST_SIGNOFF='simgpu make-check test identity <make-check@simgpu.invalid>'
-if "$REPO/devtools/series.py" generate --base "$KERNEL_SRC" \
+if "$REPO/devtools/stack.py" --base "$KERNEL_SRC" generate \
 	--version "Linux $(make -s -C "$KERNEL_SRC" kernelversion)" \
 	--out "$BUILD/series" --signoff "$TEST_SIGNOFF" \
 	> "$LOG/series.log" 2>&1; then
-	ok "series: every file assigned, git am onto the base"
-	for p in "$BUILD"/series/0*.patch; do
+	ok "series: signed, one directory a series, git am onto the base"
+	for p in "$BUILD"/series/*/0*.patch; do
 		case $p in */0000-*) continue ;; esac
-		n=$(basename "$p")
+		n=$(basename "$(dirname "$p")")/$(basename "$p")
+		l=$LOG/checkpatch-${n%%/*}-$(basename "$p").log
 		# FILE_PATH_CHANGES asks whether MAINTAINERS covers new
 		# files; the check after this loop answers it for every file.
 		(cd "$SRC" && ./scripts/checkpatch.pl --strict --quiet \
-			--show-types --ignore FILE_PATH_CHANGES "$p") \
-			> "$LOG/checkpatch-$n.log" 2>&1
-		if grep -qE '^(ERROR|WARNING|CHECK):' "$LOG/checkpatch-$n.log"; then
-			not_ok "checkpatch --strict $n" "$LOG/checkpatch-$n.log"
+			--show-types --ignore FILE_PATH_CHANGES "$p") > "$l" 2>&1
+		if grep -qE '^(ERROR|WARNING|CHECK):' "$l"; then
+			not_ok "checkpatch --strict $n" "$l"
 		else
 			ok "checkpatch --strict $n"
 		fi
 	done
 else
-	not_ok "series: every file assigned, git am onto the base" \
+	not_ok "series: signed, one directory a series, git am onto the base" \
 		"$LOG/series.log"
 fi
 
+# Every patch on its own: W=1 and sparse on the objects it touches, the
+# tool it changes built and unit-tested (devtools/series-each.sh).
+"$REPO/devtools/series-each.sh" > "$LOG/series-each.log" 2>&1
+status=$?
+tap "each patch on its own" "$LOG/series-each.log"
+[ $status = 0 ] || not_ok "series-each exit status $status" "$LOG/series-each.log"
+
 # Every new file has a maintainer in the patched MAINTAINERS.
-for f in $("$REPO/devtools/series.py" list-files); do
+for f in $("$REPO/devtools/stack.py" list-files); do
 	# a DRM core test belongs to the core's list, the rest to the sender
 	case $f in
 	drivers/gpu/drm/tests/*) want=dri-devel@lists.freedesktop.org ;;
@@ -196,7 +208,7 @@ else
 	ok "kunit: no kernel warning, lockdep, KASAN report"
 fi
 
-# --- The kselftest harness the selftests are built with (the series fixes
+# --- The kselftest harness the selftests are built with (a host fix fixes
 # it): a fixture's teardown runs after a failed assertion, optimised.
 if gcc -O2 -Wall -I"$SRC/tools/testing/selftests" -o "$LOG/harness-teardown" \
 	devtools/harness-teardown.c > "$LOG/harness-teardown.log" 2>&1; then

@@ -3,9 +3,11 @@
 #
 # prepare-src.sh BASE SRC REPO
 #
-# Make SRC the kernel tree the overlay describes: a hard-linked copy of the
-# pristine BASE tree, the repository's diffs/*.diff applied to it and every
-# new file of the repository symlinked in at its in-tree path, so that an
+# Make SRC the kernel tree the series give: a hard-linked copy of the
+# pristine BASE tree, the base files the series change as the tip of the
+# stack has them (devtools/stack.py tip: every series of series/ applied
+# with git am), the fixes of devtools/host-fixes/ applied on top, and every
+# new file symlinked in from the repository at its in-tree path, so that an
 # edit in the repository is seen by the next incremental build.
 set -eu
 base=$1 src=$2 repo=$3
@@ -17,47 +19,50 @@ if [ ! -f "$src/.simgpu-base" ] || [ "$(cat "$src/.simgpu-base")" != "$base" ]; 
 	echo "$base" > "$src/.simgpu-base"
 fi
 
-# Upstream files changed by diffs: restore them, then apply the diffs in
-# series order, only when a diff changed since the last time. The diffs of
-# devtools/host-fixes/ are not part of the series: they fix the base kernel
-# for the machines we test on (see the README there).
-diffs="$("$repo/devtools/series.py" --repo "$repo" list-diffs)
-$(cd "$repo" && ls devtools/host-fixes/*.diff)"
-sum=$(cd "$repo" && cat $diffs | md5sum)
-if [ "$(cat "$src/.simgpu-diffs" 2>/dev/null)" != "$sum" ]; then
-	# Patch copies of the pristine files in a staging tree and replace
-	# only the files whose result changed: a file rewritten with the same
-	# content would still rebuild everything that includes it (the host
-	# fixes touch arch/um headers that all of UML does).
-	stage=$(mktemp -d)
-	trap 'rm -rf "$stage"' EXIT
-	for d in $diffs; do
-		sed -n 's|^+++ b/\([^\t]*\).*|\1|p' "$repo/$d"
-	done | sort -u > "$stage/.files"
-	while read -r f; do
-		mkdir -p "$stage/$(dirname "$f")"
-		cp "$base/$f" "$stage/$f"
-	done < "$stage/.files"
-	# The MAINTAINERS entries name the sender (make series); a build
-	# tree is never sent and names a marked build identity.
-	for d in $diffs; do
-		sed 's|@MAINTAINER@|simgpu build tree <build-tree@simgpu.invalid>|' \
-			"$repo/$d" | patch -s -p1 -d "$stage" --no-backup-if-mismatch
-	done
-	while read -r f; do
-		cmp -s "$stage/$f" "$src/$f" ||
-			cp --remove-destination "$stage/$f" "$src/$f"
-	done < "$stage/.files"
-	echo "$sum" > "$src/.simgpu-diffs"
-fi
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+"$repo/devtools/stack.py" --repo "$repo" --base "$base" tip --out "$stage"
 
-cd "$repo"
-for top in $("$repo/devtools/series.py" --repo "$repo" list-overlay-dirs); do
+# The base files the series or the host fixes change: patch copies in the
+# staging tree and replace only the files whose result changed, as a file
+# rewritten with the same content would still rebuild everything that
+# includes it. The host fixes are not part of the series: they fix the
+# base kernel for the machines we test on (see the README there).
+fixes=$(cd "$repo" && ls devtools/host-fixes/*.diff)
+for d in $fixes; do
+	sed -n 's|^+++ b/\([^\t]*\).*|\1|p' "$repo/$d"
+done | sort -u > "$stage/.fixed"
+while read -r f; do
+	[ -f "$stage/$f" ] && continue
+	mkdir -p "$stage/$(dirname "$f")"
+	cp "$base/$f" "$stage/$f"
+done < "$stage/.fixed"
+for d in $fixes; do
+	patch -s -p1 -d "$stage" --no-backup-if-mismatch < "$repo/$d"
+done
+# The MAINTAINERS entries name the sender (make series); a build tree is
+# never sent and names a marked build identity.
+sed -i 's|@MAINTAINER@|simgpu build tree <build-tree@simgpu.invalid>|' \
+	"$stage/MAINTAINERS" 2>/dev/null || true
+# A base file the series no longer change goes back to the base's.
+for f in $(cat "$src/.simgpu-changed" 2>/dev/null); do
+	grep -qxF "$f" "$stage/.changed" "$stage/.fixed" ||
+		cp -al --remove-destination "$base/$f" "$src/$f"
+done
+sort -u "$stage/.changed" "$stage/.fixed" | while read -r f; do
+	cmp -s "$stage/$f" "$src/$f" ||
+		cp --remove-destination "$stage/$f" "$src/$f"
+done
+sort -u "$stage/.changed" "$stage/.fixed" > "$src/.simgpu-changed"
+
+# The new files: symlinks to the repository's (stack.py check makes sure
+# they are the stack's).
+for top in $("$repo/devtools/stack.py" --repo "$repo" list-overlay-dirs); do
 	find "$src/$top" -type l -lname "$repo/*" ! -exec test -e {} \; -delete
 done
-"$repo/devtools/series.py" --repo "$repo" list-files | while read -r f; do
+while read -r f; do
 	if [ "$(readlink "$src/$f" 2>/dev/null)" != "$repo/$f" ]; then
 		mkdir -p "$src/$(dirname "$f")"
 		ln -sfn "$repo/$f" "$src/$f"
 	fi
-done
+done < "$stage/.new"

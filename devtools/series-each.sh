@@ -1,0 +1,228 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# series-each.sh: check every patch of every series on its own, cheaply
+# and incrementally, in the order the stack applies them:
+#
+# - a patch that changes kernel code: the objects of the files it touches
+#   (every object of a directory whose header or Makefile it touches)
+#   built for x86_64 with W=1 and sparse (C=1: the objects rebuilt), in a
+#   tree that has exactly the patches up to it; a warning that the base
+#   tree's same objects do not give fails it;
+# - a patch that changes a tool of tools/gpu/: that tool built with the
+#   uAPI headers of its tree, and its unit tests run when it has them
+#   (make check);
+# - a patch that changes the selftests: the selftests built.
+# - documentation-only patches are checked by checkpatch (check.sh) and by
+#   the docs build at the tip.
+#
+# Prints "ok N - <series>/<patch>" or "not ok N - ..." (TAP) per patch,
+# the log of a failure under $BUILD/each/log/. Uses its own stack, tree
+# and build directory under $BUILD/each, seeded once and incremental
+# afterwards. Run by "make check" and "make series-each", which export
+# REPO BUILD JOBS KERNEL_SRC.
+set -u
+W=$BUILD/each
+stack=$W/stack
+tree=$W/src
+out=$W/x86
+hdr=$W/hdr
+log=$W/log
+rm -rf "$log"
+mkdir -p "$log"
+
+"$REPO/devtools/stack.py" --repo "$REPO" --base "$KERNEL_SRC" \
+	--stack "$stack" apply --force > "$log/apply.log" 2>&1 || {
+	cat "$log/apply.log"
+	echo "not ok 1 - the series apply with git am"
+	exit 1
+}
+
+# The tree: a hard-linked copy of the base with the host fixes (git and
+# patch replace a file, never write into it, so the base is safe), reset
+# to the base's state where an earlier run left later patches.
+if [ ! -f "$tree/.simgpu-base" ] ||
+   [ "$(cat "$tree/.simgpu-base")" != "$KERNEL_SRC" ]; then
+	rm -rf "$tree" "$out" "$hdr"
+	cp -al "$KERNEL_SRC" "$tree"
+	for d in "$REPO"/devtools/host-fixes/*.diff; do
+		patch -s -p1 -d "$tree" --no-backup-if-mismatch < "$d"
+	done
+	echo "$KERNEL_SRC" > "$tree/.simgpu-base"
+fi
+# The tree's own index, so that a checkout rewrites only what changed.
+G() {
+	GIT_INDEX_FILE=$W/index git --git-dir="$stack/.git" --work-tree="$tree" "$@"
+}
+# Files of an earlier run's last state go back to the base's: those the
+# series adds are removed, those it changes restored (only where they
+# differ, so that make rebuilds only what changed).
+for f in $(G diff --name-only --diff-filter=A base HEAD); do
+	rm -f "$tree/$f"
+done
+for f in $(G diff --name-only --diff-filter=M base HEAD); do
+	cmp -s "$KERNEL_SRC/$f" "$tree/$f" ||
+		cp -al --remove-destination "$KERNEL_SRC/$f" "$tree/$f"
+done
+
+kmake() {
+	make -s -C "$tree" O="$out" ARCH=x86_64 -j"$JOBS" "$@"
+}
+configure() {
+	kmake tinyconfig > /dev/null &&
+	"$tree/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" \
+		"$REPO/devtools/cross.config" "$REPO/devtools/each.config" \
+		> /dev/null &&
+	kmake olddefconfig > /dev/null
+}
+# warnings LOG: a build log's compiler and sparse findings, without line
+# numbers, so that the base's and a patch's compare.
+warnings() {
+	grep -E '(warning|error):' "$1" |
+		sed -E 's/^([^:]+):[0-9]+:([0-9]+:)? /\1: /' | sort -u
+}
+
+CORE_OBJS="drivers/gpu/drm/drm_file.o drivers/gpu/drm/drm_print.o
+drivers/gpu/drm/drm_syncobj.o"
+mkdir -p "$out"
+if [ ! -f "$out/.config" ]; then
+	configure > "$log/config.log" 2>&1 || { cat "$log/config.log"; exit 1; }
+fi
+# What the base's objects already give, not counted against a patch.
+# shellcheck disable=SC2086 # a list of objects
+kmake W=1 C=2 $CORE_OBJS drivers/gpu/drm/tests/ > "$log/base.log" 2>&1
+warnings "$log/base.log" > "$W/base-warnings"
+
+n=0 failed=0
+
+prev=base
+for s in $(cd "$REPO/series" && ls -d [0-9]*/ | tr -d /); do
+	for c in $(G rev-list --reverse "$prev..s/$s"); do
+		n=$((n + 1))
+		subj=$(G log -1 --format=%s "$c")
+		name="$s: $subj"
+		l="$log/$n.log"
+		: > "$l"
+		ok=1
+		files=$(G diff --name-only "$c^" "$c")
+		for f in $(G diff --name-only --diff-filter=D "$c^" "$c"); do
+			rm -f "$tree/$f"
+		done
+		# shellcheck disable=SC2046 # a list of paths
+		G checkout -q "$c" -- $(G diff --name-only --diff-filter=d \
+			"$c^" "$c") 2>> "$l" || ok=0
+		objs= dirs= tools= ksft= kconfig= uapi= checked=
+		for f in $files; do
+			case $f in
+			*/Kconfig|*/Kconfig.*) kconfig=1 ;;
+			esac
+			case $f in
+			include/uapi/*) uapi=1 ;;
+			esac
+			case $f in
+			tools/gpu/include/*)
+				tools="$tools tools/gpu/simgpu-load tools/gpu/simgpu-perf" ;;
+			tools/gpu/*)
+				d=${f#tools/gpu/}
+				tools="$tools tools/gpu/${d%%/*}" ;;
+			tools/testing/selftests/drivers/gpu/simgpu/*)
+				ksft=1 ;;
+			drivers/*.c)
+				objs="$objs ${f%.c}.o" ;;
+			drivers/gpu/drm/simgpu/*|include/uapi/drm/simgpu_drm.h)
+				dirs="$dirs drivers/gpu/drm/simgpu/" ;;
+			drivers/gpu/drm/tests/*)
+				dirs="$dirs drivers/gpu/drm/tests/" ;;
+			include/drm/*.h|include/uapi/drm/*.h)
+				# the core's objects the series changes, and simgpu
+				objs="$objs $CORE_OBJS"
+				dirs="$dirs drivers/gpu/drm/simgpu/" ;;
+			esac
+		done
+		if [ -n "$kconfig" ]; then
+			configure >> "$l" 2>&1 || ok=0
+		fi
+		if [ -n "$objs$dirs" ]; then
+			checked="$checked W=1+sparse"
+			# only what the config builds: a directory or object of
+			# a driver not yet in Kconfig is skipped
+			targets=
+			for t in $objs $dirs; do
+				case $t in
+				drivers/gpu/drm/simgpu/*)
+					grep -q '^CONFIG_DRM_SIMGPU=' "$out/.config" ||
+						continue ;;
+				esac
+				case $t in
+				*/tests/*.o|*/tests/)
+					# built through their directory
+					t=${t%/*.o}/; t=${t%//}/ ;;
+				esac
+				targets="$targets $t"
+			done
+			targets=$(echo $targets | tr ' ' '\n' | sort -u)
+			# shellcheck disable=SC2086 # a list of targets
+			if [ -n "$targets" ]; then
+				kmake W=1 C=1 $targets >> "$l" 2>&1 || ok=0
+				warnings "$l" | comm -23 - "$W/base-warnings" \
+					> "$l.new"
+				[ -s "$l.new" ] && ok=0
+			fi
+		fi
+		if [ -n "$uapi$tools$ksft" ]; then
+			kmake headers_install INSTALL_HDR_PATH="$hdr" >> "$l" 2>&1 ||
+				ok=0
+		fi
+		for t in $(echo $tools | tr ' ' '\n' | sort -u); do
+			[ -f "$tree/$t/Makefile" ] || continue
+			checked="$checked $(basename "$t")"
+			rm -rf "$W/tool"
+			mkdir -p "$W/tool"
+			if [ "$t" = tools/gpu/drmtop ]; then
+				# drmtop builds in its directory: a copy of its own.
+				# Its unit tests run at every patch; make check runs
+				# the whole of its tests (tmux, promtool) at the tip.
+				d=$W/drmtop
+				rm -rf "$d"
+				cp -r "$tree/$t" "$d"
+				make -s -C "$d" TOOLS_INCLUDE="$tree/tools/include" \
+					all >> "$l" 2>&1 || ok=0
+				if [ -f "$d/tests/unit-test.c" ]; then
+					make -s -C "$d" \
+						TOOLS_INCLUDE="$tree/tools/include" \
+						tests/unit-test >> "$l" 2>&1 &&
+					(cd "$d" && ./tests/unit-test \
+						tests/fixtures) > "$l.tap" 2>&1 || ok=0
+					cat "$l.tap" >> "$l"
+					grep -qE '^not ok ' "$l.tap" && ok=0
+					grep -qE '^ok ' "$l.tap" || ok=0
+					checked="$checked($(grep -cE '^ok ' "$l.tap") unit tests)"
+				fi
+			else
+				make -s -C "$tree/$t" OUTPUT="$W/tool/" \
+					MANDIR="$W/tool/man" \
+					KHDR_INCLUDES="-isystem $hdr/include" \
+					>> "$l" 2>&1 || ok=0
+			fi
+		done
+		if [ -n "$ksft" ]; then
+			checked="$checked selftests"
+			make -s -C "$tree/tools/testing/selftests" \
+				TARGETS=drivers/gpu/simgpu OUTPUT="$W/ksft" \
+				KHDR_INCLUDES="-isystem $hdr/include" >> "$l" 2>&1 ||
+				ok=0
+		fi
+		[ -n "$checked" ] || checked=" docs and checkpatch only"
+		if [ $ok = 1 ]; then
+			echo "ok $n - $name ($(echo $checked))"
+		else
+			failed=$((failed + 1))
+			echo "not ok $n - $name ($(echo $checked))"
+			[ -s "$l.new" ] && sed 's/^/    new: /' "$l.new"
+			tail -n 30 "$l" | sed 's/^/    /'
+		fi
+	done
+	prev=s/$s
+done
+echo "series-each: $n patches, $failed failed"
+[ $failed = 0 ]
