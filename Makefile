@@ -11,6 +11,7 @@
 #   make series       the series to send, one directory each, in build/series/
 #   make stack        git am every series into build/stack (a git tree)
 #   make series-absorb  take edits of new files into the patches that added them
+#   make series-squash  fold fixup! commits of build/stack, then export
 #   make series-export  write build/stack back to series/ and the new files
 #   make series-check build and run KUnit after each patch of the series
 #   make bench        benchmarks, one "bench: ..." line per figure
@@ -54,14 +55,14 @@ export REPO BUILD SRC UML_OUT KUNIT_OUT BIN JOBS KERNEL_SRC VMLINUX BZIMAGE \
 	BZIMAGE_DEBUG
 
 .PHONY: all run check vm-run kernel src deps base tools series series-check \
-	stack series-export series-absorb series-each \
+	stack series-export series-absorb series-squash series-each \
 	bench qemu-kernel qemu-run qemu-debug-kernel qemu-debug-run kunit \
 	headers clean distclean help fuzz docs docs-screenshots
 
 all: kernel tools
 
 help:
-	@sed -n '3,22p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,23p' Makefile | sed 's/^# \{0,1\}//'
 
 # --- host packages -----------------------------------------------------------
 # install-pkgs STAMP, PACKAGES: install what is missing (as root), then touch
@@ -338,6 +339,9 @@ stack: base $(BUILD)/.deps
 
 series-export: base
 	@$(STACK_PY) export
+
+series-squash: base
+	@$(STACK_PY) squash
 
 series-absorb: base $(BUILD)/.deps
 	@[ -d $(STACK)/.git ] || $(STACK_PY) apply

@@ -20,8 +20,10 @@ the stack's tip back into the repository at their in-tree paths.
            not exported, unless --force)
   export   write the stack's series to series/ and its new files to the
            repository
-  absorb   take the repository's edits of new files into the patches that
-           added the lines (git-absorb, git rebase --autosquash), export
+  absorb   take the repository's edits of new files into the patches
+           they belong to (git-absorb, git rebase --autosquash), export
+  squash   fold the stack's fixup! commits into their patches (git rebase
+           --autosquash), export
   check    the repository's new files are the stack's tip, every series
            applies with its dependencies alone, and the limits hold
   generate the series to send: signed, one directory a series, checked
@@ -292,6 +294,18 @@ def write_tree_files(repo, gdir):
             print(f"stack: removed {path}: no patch adds it")
 
 
+def squash(repo, gdir, series):
+    """Fold the stack's fixup! and squash! commits into their patches,
+    then export."""
+    why = unexported(gdir)
+    if why is None:
+        die(f"no stack in {gdir}: make stack first")
+    if git(gdir, "status", "--porcelain", "--untracked-files=no").stdout:
+        die(f"{gdir} has uncommitted changes: commit them first")
+    rebase(gdir, series, drop=False)
+    export(repo, gdir, series)
+
+
 def export(repo, gdir, series):
     why = unexported(gdir)
     if why is None:
@@ -353,8 +367,9 @@ def absorb(repo, gdir, series):
     export(repo, gdir, series)
 
 
-def rebase(gdir, series):
-    """git rebase --autosquash; on a conflict, name the patch and files."""
+def rebase(gdir, series, drop=True):
+    """git rebase --autosquash; on a conflict, name the patch and files,
+    abort, and with drop, go back to the exported stack."""
     r = git(gdir, "rebase", "-q", "-i", "--autosquash", "--update-refs",
             "base", check=False, env={"GIT_SEQUENCE_EDITOR": "true",
                                       "GIT_EDITOR": "true"})
@@ -363,18 +378,38 @@ def rebase(gdir, series):
     stopped = git(gdir, "log", "-1", "--format=%s",
                   "REBASE_HEAD", check=False).stdout.strip()
     files = git(gdir, "diff", "--name-only", "--diff-filter=U").stdout.split()
-    where = ""
-    for s in series:
-        for p in s.patches:
-            if stopped and stopped in open(p).read():
-                where = f"{os.path.relpath(p)}: "
+    target = re.sub(r"^(fixup|squash|amend)! ", "", stopped)
+    where = patch_file_of(gdir, series, target)
+    what = (f"the fixup of {where} does not apply to it"
+            if target != stopped else f"{where} does not apply once the "
+            "fixup is in")
+    print(f"stack: {what}: conflict in {', '.join(files) or '?'}"
+          + (" (later patches changed the lines around the change: it "
+             "belongs to one of them, or has to be carried through them)"
+             if target != stopped else ""), file=sys.stderr)
     git(gdir, "rebase", "--abort", check=False)
-    git(gdir, "reset", "-q", "--hard", "exported")
-    die(f"the change conflicts with a later patch: {where}\"{stopped}\" "
-        f"in {', '.join(files) or '?'}.\nNothing was changed. Make the "
-        "change in the stack by hand: git -C build/stack commit "
-        "--fixup=<commit>, git rebase -i --autosquash base, resolve the "
-        "conflict in that patch, then make series-export.")
+    if drop:
+        git(gdir, "reset", "-q", "--hard", "exported")
+    die(""
+        + ("Nothing was changed. Make the change in the stack by hand "
+           "(git -C build/stack commit --fixup=<commit>), then "
+           if drop else "The stack is as it was, fixups included: ")
+        + "git -C build/stack rebase -i --autosquash base, resolve the "
+        "conflict in that patch as git says, then make series-export.")
+
+
+def patch_file_of(gdir, series, subject):
+    """The patch file (and subject) of the stack's commit with that
+    subject, as the series' branches have it."""
+    lo = "base"
+    for s in series:
+        subj = git(gdir, "log", "--reverse", "--format=%s",
+                   f"{lo}..{s.branch}", check=False).stdout.splitlines()
+        lo = s.branch
+        if subject in subj:
+            p = s.patches[subj.index(subject)]
+            return f"{os.path.relpath(p)} (\"{subject}\")"
+    return f"\"{subject}\""
 
 
 def patch_lines(path):
@@ -560,6 +595,7 @@ def main():
     a_.add_argument("--force", action="store_true")
     sub.add_parser("export")
     sub.add_parser("absorb")
+    sub.add_parser("squash")
     sub.add_parser("check")
     sub.add_parser("list-new")
     sub.add_parser("list-changed")
@@ -600,6 +636,8 @@ def main():
         export(repo, stack, series)
     elif a.cmd == "absorb":
         absorb(repo, stack, series)
+    elif a.cmd == "squash":
+        squash(repo, stack, series)
     elif a.cmd == "check":
         errors = check(repo, need_base(), series, read_limits(repo))
         for e in errors:
