@@ -327,7 +327,12 @@ series: base
 		exit 1; \
 	fi
 	@$(STACK_PY) generate --out $(BUILD)/series --signoff '$(SIGNOFF)' \
-		--version "Linux $$($(MAKE) -s -C $(KERNEL_SRC) kernelversion)"
+		--version "Linux $$($(MAKE) -s -C $(KERNEL_SRC) kernelversion)" \
+		--base-commit '$(BASE_COMMIT)'
+
+# BASE_COMMIT: the upstream commit the base tree is (the base-commit: line
+# of each series); the stack's own base commit is not one anyone else has.
+BASE_COMMIT	?=
 
 # The stack: every series of series/ applied with git am onto the files of
 # the base they change, a commit a patch, a branch s/<series> at the end of

@@ -36,7 +36,7 @@ htmldocs() {
 
 # findings TREE LOG: the warnings and errors of a build log, one a line,
 # as "file: message" without the tree's path and line numbers, so that a
-# base warning is recognised in a file our diffs moved.
+# base warning is recognised in a file our patches moved.
 findings() {
 	grep -E 'WARNING|ERROR|CRITICAL|SEVERE|warning:|error:' "$2" |
 		sed -E "s|$1/||g; s|:[0-9]+:|:|g" | sort -u
@@ -89,7 +89,7 @@ for t in $(sed -nE 's/^(struct|enum) (drm_simgpu_[a-z0-9_]+) \{.*/\2/p' \
 done > "$LOG/docs-uapi.log"
 
 # --- documentation-file-ref-check, on the files the series adds (the base
-# has broken references in the upstream files our diffs change, such as
+# has broken references in the upstream files our patches change, such as
 # MAINTAINERS). It greps the files git tracks: a hard-linked copy of the
 # tree (for the paths it checks) whose git index holds our files, as
 # copies. In a man page a hyphen is written "\-", which the checker

@@ -512,10 +512,11 @@ def generate(repo, base, out, ident, base_commit, version):
                     text = f.read()
                 text = text.replace("@MAINTAINER@", ident)
                 text = text.replace("@BASE@", version)
-                text = re.sub(r"^base-commit: \S+$",
-                              f"base-commit: {base_commit}" if base_commit
-                              else f"base-commit: {version}", text,
-                              flags=re.M)
+                # The stack's base commit is ours alone: name the
+                # sender's upstream commit, or none.
+                text = re.sub(r"^base-commit: \S+\n",
+                              f"base-commit: {base_commit}\n" if base_commit
+                              else "", text, flags=re.M)
                 with open(p, "w") as f:
                     f.write(text)
             if s.depends:
