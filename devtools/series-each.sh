@@ -186,7 +186,7 @@ for s in $(cd "$REPO/series" && ls -d [0-9]*/ | tr -d /); do
 				rm -rf "$d"
 				cp -r "$tree/$t" "$d"
 				make -s -C "$d" TOOLS_INCLUDE="$tree/tools/include" \
-					all >> "$l" 2>&1 || ok=0
+					>> "$l" 2>&1 || ok=0
 				if [ -f "$d/tests/unit-test.c" ]; then
 					make -s -C "$d" \
 						TOOLS_INCLUDE="$tree/tools/include" \
