@@ -3,7 +3,10 @@
  * Copyright (c) 2026 The simgpu authors
  */
 
+#include <linux/dma-resv.h>
+#include <linux/idr.h>
 #include <linux/math64.h>
+#include <linux/spinlock.h>
 
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
@@ -41,9 +44,11 @@ static void show_engines(struct drm_printer *p, struct simgpu_device *sdev,
 	}
 }
 
-/* Only system memory can be purged. */
-static const struct drm_memory_region
-simgpu_regions[DRM_SIMGPU_REGION_COUNT] = {
+/* The memory regions in fdinfo: only system memory can be purged. */
+static const struct {
+	const char *name;
+	enum drm_gem_object_status supported_status;
+} simgpu_regions[DRM_SIMGPU_REGION_COUNT] = {
 	[DRM_SIMGPU_REGION_SYSTEM] = {
 		.name = "memory",
 		.supported_status = DRM_GEM_OBJECT_RESIDENT |
@@ -56,7 +61,7 @@ simgpu_regions[DRM_SIMGPU_REGION_COUNT] = {
 };
 
 /* Called under the file's table_lock: must not sleep. */
-static int simgpu_object_region(struct drm_gem_object *obj)
+static enum drm_simgpu_region simgpu_object_region(struct drm_gem_object *obj)
 {
 	enum drm_simgpu_region region = simgpu_gem_region(obj);
 
@@ -65,6 +70,41 @@ static int simgpu_object_region(struct drm_gem_object *obj)
 		return DRM_SIMGPU_REGION_SYSTEM;
 
 	return region;
+}
+
+/*
+ * Counts the buffers with a handle in @file as drm_show_memory_stats() does,
+ * with their status and rss callbacks and their fences, but each in its own
+ * region.
+ */
+static void show_memory(struct drm_printer *p, struct drm_file *file)
+{
+	struct drm_memory_stats stats[DRM_SIMGPU_REGION_COUNT] = {};
+	struct drm_gem_object *obj;
+	unsigned int i;
+	int id;
+
+	spin_lock(&file->table_lock);
+	idr_for_each_entry(&file->object_idr, obj, id) {
+		enum drm_gem_object_status status = 0;
+		size_t size = obj->size;
+
+		if (obj->funcs && obj->funcs->status)
+			status = obj->funcs->status(obj);
+		if (obj->funcs && obj->funcs->rss)
+			size = obj->funcs->rss(obj);
+		if (!dma_resv_test_signaled(obj->resv, dma_resv_usage_rw(true)))
+			status |= DRM_GEM_OBJECT_ACTIVE;
+
+		drm_memory_stats_add(&stats[simgpu_object_region(obj)], obj,
+				     size, status);
+	}
+	spin_unlock(&file->table_lock);
+
+	for (i = 0; i < ARRAY_SIZE(stats); i++)
+		drm_print_memory_stats(p, &stats[i],
+				       simgpu_regions[i].supported_status,
+				       simgpu_regions[i].name);
 }
 
 /**
@@ -79,7 +119,5 @@ void simgpu_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 	struct simgpu_device *sdev = to_simgpu_device(file->minor->dev);
 
 	show_engines(p, sdev, to_simgpu_file(file)->usage);
-	drm_show_memory_stats_regions(p, file, simgpu_regions,
-				      ARRAY_SIZE(simgpu_regions),
-				      simgpu_object_region);
+	show_memory(p, file);
 }

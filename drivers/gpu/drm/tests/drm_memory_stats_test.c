@@ -2,22 +2,21 @@
 /*
  * KUnit tests of the fdinfo memory stats helpers of drm_file.c
  *
- * A mock driver puts GEM objects of known sizes, states and regions in the
- * handle table of a real DRM file, and the tests compare what
- * drm_show_memory_stats() and drm_show_memory_stats_regions() print with
- * the text of Documentation/gpu/drm-usage-stats.rst, worked out by hand.
+ * A mock driver puts GEM objects of known sizes and states in the handle
+ * table of a real DRM file, and the tests compare what
+ * drm_memory_stats_add() counts and what drm_show_memory_stats() prints
+ * with the rules of Documentation/gpu/drm-usage-stats.rst, worked out by
+ * hand.
  */
 
 #include <linux/dma-fence.h>
 #include <linux/dma-resv.h>
 #include <linux/file.h>
-#include <linux/lockdep.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 
 #include <kunit/test.h>
-#include <kunit/test-bug.h>
 
 #include <drm/drm_drv.h>
 #include <drm/drm_ioctl.h>
@@ -28,32 +27,16 @@
 
 #define MOCK_BUF_SIZE	4096
 
-/* Region numbers of the mock driver */
+/* Region numbers of a driver with two regions */
 enum {
 	MOCK_SYS,
 	MOCK_VRAM,
-	MOCK_ABSENT,	/* a region this device does not have */
 	MOCK_NUM_REGIONS
-};
-
-static const struct drm_memory_region mock_regions[MOCK_NUM_REGIONS] = {
-	[MOCK_SYS] = {
-		.name = "sys",
-		.supported_status = DRM_GEM_OBJECT_RESIDENT |
-				    DRM_GEM_OBJECT_PURGEABLE,
-	},
-	[MOCK_VRAM] = {
-		.name = "vram0",
-		.supported_status = DRM_GEM_OBJECT_RESIDENT,
-	},
-	[MOCK_ABSENT] = {
-		.name = NULL,
-	},
 };
 
 struct mock_bo {
 	struct drm_gem_object base;
-	int region;			/* what mock_object_region() returns */
+	int region;			/* the region the object is in */
 	enum drm_gem_object_status status;
 	size_t rss;
 };
@@ -65,7 +48,6 @@ struct mock_test {
 	char *buf;
 	struct drm_print_iterator iter;
 	struct drm_printer p;
-	unsigned int region_calls;
 };
 
 static struct mock_bo *to_mock_bo(struct drm_gem_object *obj)
@@ -100,24 +82,6 @@ static const struct drm_gem_object_funcs mock_bo_funcs = {
 static const struct drm_gem_object_funcs mock_plain_bo_funcs = {
 	.free = mock_bo_free,
 };
-
-/*
- * The region callback of the mock driver; with lockdep, it also checks that
- * it is called under the handle table lock, as documented.
- */
-static int mock_object_region(struct drm_gem_object *obj)
-{
-	struct kunit *test = kunit_get_current_test();
-	struct mock_test *mt = test->priv;
-	struct drm_file *dfile = mt->file->private_data;
-
-#ifdef CONFIG_LOCKDEP
-	KUNIT_EXPECT_TRUE(test, lockdep_is_held(&dfile->table_lock));
-#endif
-	mt->region_calls++;
-
-	return to_mock_bo(obj)->region;
-}
 
 DEFINE_DRM_GEM_FOPS(mock_fops);
 
@@ -234,17 +198,6 @@ static void mock_reset_output(struct mock_test *mt)
 	mt->p = drm_coredump_printer(&mt->iter);
 }
 
-static const char *mock_show_regions(struct kunit *test)
-{
-	struct mock_test *mt = test->priv;
-
-	mock_reset_output(mt);
-	drm_show_memory_stats_regions(&mt->p, mt->file->private_data,
-				      mock_regions, ARRAY_SIZE(mock_regions),
-				      mock_object_region);
-	return mt->buf;
-}
-
 static const char *mock_show(struct kunit *test)
 {
 	struct mock_test *mt = test->priv;
@@ -254,74 +207,149 @@ static const char *mock_show(struct kunit *test)
 	return mt->buf;
 }
 
-/*
- * The objects of the region tests, with what each adds to the stats of
- * drm_show_memory_stats_regions() ("regions") and of drm_show_memory_stats()
- * ("memory").
- */
+/* The objects of the drm_show_memory_stats() tests */
 static void mock_populate(struct kunit *test)
 {
 	struct mock_bo *bo;
 
-	/* sys: private, resident and purgeable (idle) 64 KiB */
+	/* private, resident and purgeable (idle) 64 KiB */
 	bo = mock_bo_create(test, SZ_64K, MOCK_SYS, &mock_bo_funcs);
 	bo->status = DRM_GEM_OBJECT_RESIDENT | DRM_GEM_OBJECT_PURGEABLE;
 	bo->rss = SZ_64K;
 
-	/* sys: private, resident and active 128 KiB; busy: not purgeable */
+	/* private, resident and active 128 KiB; busy: not purgeable */
 	bo = mock_bo_create(test, SZ_128K, MOCK_SYS, &mock_bo_funcs);
 	bo->status = DRM_GEM_OBJECT_RESIDENT | DRM_GEM_OBJECT_PURGEABLE;
 	bo->rss = SZ_128K;
 	mock_bo_make_busy(test, bo);
 
-	/* sys: private 256 KiB; not resident (purged): not purgeable */
+	/* private 256 KiB; not resident (purged): not purgeable */
 	bo = mock_bo_create(test, SZ_256K, MOCK_SYS, &mock_bo_funcs);
 	bo->status = DRM_GEM_OBJECT_PURGEABLE;
 
-	/*
-	 * vram0: shared 512 KiB, of which 192 KiB resident and purgeable, a
-	 * key the region does not have.
-	 */
+	/* shared 512 KiB, of which 192 KiB resident and purgeable */
 	bo = mock_bo_create(test, SZ_512K, MOCK_VRAM, &mock_bo_funcs);
 	bo->status = DRM_GEM_OBJECT_RESIDENT | DRM_GEM_OBJECT_PURGEABLE;
 	bo->rss = SZ_128K + SZ_64K;
 	mock_bo_share(test, bo);
 
-	/* vram0: private and active 64 KiB, no status: not resident */
+	/* private and active 64 KiB, no status: not resident */
 	bo = mock_bo_create(test, SZ_64K, MOCK_VRAM, &mock_plain_bo_funcs);
 	mock_bo_make_busy(test, bo);
 
-	/*
-	 * Left out of the per-region stats, 64 KiB private each in "memory":
-	 * a region without a name, no region, a region past the end.
-	 */
-	mock_bo_create(test, SZ_64K, MOCK_ABSENT, &mock_plain_bo_funcs);
-	mock_bo_create(test, SZ_64K, -ENOENT, &mock_plain_bo_funcs);
-	mock_bo_create(test, SZ_64K, MOCK_NUM_REGIONS + 2,
-		       &mock_plain_bo_funcs);
+	/* private 3 x 64 KiB, no status */
+	mock_bo_create(test, SZ_64K, MOCK_SYS, &mock_plain_bo_funcs);
+	mock_bo_create(test, SZ_64K, MOCK_SYS, &mock_plain_bo_funcs);
+	mock_bo_create(test, SZ_64K, MOCK_VRAM, &mock_plain_bo_funcs);
 }
 
-static void drm_test_memory_stats_regions(struct kunit *test)
+struct add_case {
+	const char *name;
+	enum drm_gem_object_status status;
+	u64 resident, active, purgeable;	/* in units of the size */
+};
+
+/* What each status adds, for an object of 64 KiB counted with 4 KiB */
+static const struct add_case add_cases[] = {
+	{ "none", 0, 0, 0, 0 },
+	{ "resident", DRM_GEM_OBJECT_RESIDENT, 1, 0, 0 },
+	{ "active", DRM_GEM_OBJECT_ACTIVE, 0, 1, 0 },
+	{ "resident active", DRM_GEM_OBJECT_RESIDENT | DRM_GEM_OBJECT_ACTIVE,
+	  1, 1, 0 },
+	/* purged or not backed yet: nothing to purge */
+	{ "purgeable", DRM_GEM_OBJECT_PURGEABLE, 0, 0, 0 },
+	{ "resident purgeable",
+	  DRM_GEM_OBJECT_RESIDENT | DRM_GEM_OBJECT_PURGEABLE, 1, 0, 1 },
+	/* still in use: cannot be purged yet */
+	{ "active purgeable", DRM_GEM_OBJECT_ACTIVE | DRM_GEM_OBJECT_PURGEABLE,
+	  0, 1, 0 },
+	{ "resident active purgeable",
+	  DRM_GEM_OBJECT_RESIDENT | DRM_GEM_OBJECT_ACTIVE |
+	  DRM_GEM_OBJECT_PURGEABLE, 1, 1, 0 },
+};
+
+static void add_case_desc(const struct add_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(add, add_cases, add_case_desc);
+
+/* Each status counts the size where the rules say, twice as much twice. */
+static void drm_test_memory_stats_add(struct kunit *test)
+{
+	const struct add_case *c = test->param_value;
+	struct drm_memory_stats stats = {};
+	struct mock_bo *bo;
+	int i;
+
+	bo = mock_bo_create(test, SZ_64K, MOCK_SYS, &mock_plain_bo_funcs);
+
+	for (i = 1; i <= 2; i++) {
+		drm_memory_stats_add(&stats, &bo->base, SZ_4K, c->status);
+		KUNIT_EXPECT_EQ(test, stats.private, i * SZ_64K);
+		KUNIT_EXPECT_EQ(test, stats.shared, 0);
+		KUNIT_EXPECT_EQ(test, stats.resident, i * c->resident * SZ_4K);
+		KUNIT_EXPECT_EQ(test, stats.active, i * c->active * SZ_4K);
+		KUNIT_EXPECT_EQ(test, stats.purgeable,
+				i * c->purgeable * SZ_4K);
+	}
+}
+
+/* An object with handles in two files, or exported, counts as shared. */
+static void drm_test_memory_stats_add_shared(struct kunit *test)
+{
+	struct drm_memory_stats stats = {};
+	struct mock_bo *bo;
+
+	bo = mock_bo_create(test, SZ_128K, MOCK_SYS, &mock_plain_bo_funcs);
+	mock_bo_share(test, bo);
+
+	drm_memory_stats_add(&stats, &bo->base, SZ_128K,
+			     DRM_GEM_OBJECT_RESIDENT);
+	KUNIT_EXPECT_EQ(test, stats.shared, SZ_128K);
+	KUNIT_EXPECT_EQ(test, stats.private, 0);
+	KUNIT_EXPECT_EQ(test, stats.resident, SZ_128K);
+}
+
+/*
+ * A driver with two regions counts each object in its region and prints
+ * each region's keys, as xe and i915 do.
+ */
+static void drm_test_memory_stats_add_regions(struct kunit *test)
 {
 	struct mock_test *mt = test->priv;
+	struct drm_memory_stats stats[MOCK_NUM_REGIONS] = {};
+	struct mock_bo *sys, *vram;
 
-	mock_populate(test);
+	sys = mock_bo_create(test, SZ_1M, MOCK_SYS, &mock_plain_bo_funcs);
+	vram = mock_bo_create(test, SZ_2M, MOCK_VRAM, &mock_plain_bo_funcs);
+	mock_bo_share(test, vram);
 
-	KUNIT_EXPECT_STREQ(test, mock_show_regions(test),
-			   "drm-total-sys:\t448 KiB\n"
-			   "drm-shared-sys:\t0\n"
-			   "drm-active-sys:\t128 KiB\n"
-			   "drm-resident-sys:\t192 KiB\n"
-			   "drm-purgeable-sys:\t64 KiB\n"
-			   "drm-total-vram0:\t576 KiB\n"
-			   "drm-shared-vram0:\t512 KiB\n"
-			   "drm-active-vram0:\t64 KiB\n"
-			   "drm-resident-vram0:\t192 KiB\n");
-	/* Asked once per object */
-	KUNIT_EXPECT_EQ(test, mt->region_calls, 8);
+	drm_memory_stats_add(&stats[sys->region], &sys->base, SZ_1M,
+			     DRM_GEM_OBJECT_RESIDENT | DRM_GEM_OBJECT_PURGEABLE);
+	drm_memory_stats_add(&stats[vram->region], &vram->base, SZ_2M,
+			     DRM_GEM_OBJECT_RESIDENT | DRM_GEM_OBJECT_ACTIVE);
+
+	mock_reset_output(mt);
+	drm_print_memory_stats(&mt->p, &stats[MOCK_SYS],
+			       DRM_GEM_OBJECT_RESIDENT |
+			       DRM_GEM_OBJECT_PURGEABLE, "system");
+	drm_print_memory_stats(&mt->p, &stats[MOCK_VRAM],
+			       DRM_GEM_OBJECT_RESIDENT, "vram0");
+	KUNIT_EXPECT_STREQ(test, mt->buf,
+			   "drm-total-system:\t1 MiB\n"
+			   "drm-shared-system:\t0\n"
+			   "drm-active-system:\t0\n"
+			   "drm-resident-system:\t1 MiB\n"
+			   "drm-purgeable-system:\t1 MiB\n"
+			   "drm-total-vram0:\t2 MiB\n"
+			   "drm-shared-vram0:\t2 MiB\n"
+			   "drm-active-vram0:\t2 MiB\n"
+			   "drm-resident-vram0:\t2 MiB\n");
 }
 
-/* drm_show_memory_stats() counts every object in "memory", as it did. */
+/* drm_show_memory_stats() counts every object in "memory". */
 static void drm_test_memory_stats_single(struct kunit *test)
 {
 	mock_populate(test);
@@ -347,71 +375,6 @@ static void drm_test_memory_stats_single_no_status(struct kunit *test)
 			   "drm-total-memory:\t1 MiB\n"
 			   "drm-shared-memory:\t0\n"
 			   "drm-active-memory:\t0\n");
-}
-
-/* An empty file shows every region the device has, with zeroes. */
-static void drm_test_memory_stats_regions_empty(struct kunit *test)
-{
-	struct mock_test *mt = test->priv;
-
-	KUNIT_EXPECT_STREQ(test, mock_show_regions(test),
-			   "drm-total-sys:\t0\n"
-			   "drm-shared-sys:\t0\n"
-			   "drm-active-sys:\t0\n"
-			   "drm-resident-sys:\t0\n"
-			   "drm-purgeable-sys:\t0\n"
-			   "drm-total-vram0:\t0\n"
-			   "drm-shared-vram0:\t0\n"
-			   "drm-active-vram0:\t0\n"
-			   "drm-resident-vram0:\t0\n");
-	KUNIT_EXPECT_EQ(test, mt->region_calls, 0);
-}
-
-/* An object that moves counts where the callback says it is now. */
-static void drm_test_memory_stats_regions_migrate(struct kunit *test)
-{
-	struct mock_bo *bo;
-
-	bo = mock_bo_create(test, SZ_64K, MOCK_VRAM, &mock_bo_funcs);
-	bo->status = DRM_GEM_OBJECT_RESIDENT | DRM_GEM_OBJECT_PURGEABLE;
-	bo->rss = SZ_64K;
-
-	KUNIT_EXPECT_STREQ(test, mock_show_regions(test),
-			   "drm-total-sys:\t0\n"
-			   "drm-shared-sys:\t0\n"
-			   "drm-active-sys:\t0\n"
-			   "drm-resident-sys:\t0\n"
-			   "drm-purgeable-sys:\t0\n"
-			   "drm-total-vram0:\t64 KiB\n"
-			   "drm-shared-vram0:\t0\n"
-			   "drm-active-vram0:\t0\n"
-			   "drm-resident-vram0:\t64 KiB\n");
-
-	/* Evicted to system memory */
-	bo->region = MOCK_SYS;
-	KUNIT_EXPECT_STREQ(test, mock_show_regions(test),
-			   "drm-total-sys:\t64 KiB\n"
-			   "drm-shared-sys:\t0\n"
-			   "drm-active-sys:\t0\n"
-			   "drm-resident-sys:\t64 KiB\n"
-			   "drm-purgeable-sys:\t64 KiB\n"
-			   "drm-total-vram0:\t0\n"
-			   "drm-shared-vram0:\t0\n"
-			   "drm-active-vram0:\t0\n"
-			   "drm-resident-vram0:\t0\n");
-}
-
-/* No region, no output; no object is looked at. */
-static void drm_test_memory_stats_regions_none(struct kunit *test)
-{
-	struct mock_test *mt = test->priv;
-
-	mock_bo_create(test, SZ_64K, MOCK_SYS, &mock_bo_funcs);
-
-	mock_reset_output(mt);
-	drm_show_memory_stats_regions(&mt->p, mt->file->private_data,
-				      mock_regions, 0, mock_object_region);
-	KUNIT_EXPECT_STREQ(test, mt->buf, "");
 }
 
 static int drm_memory_stats_test_init(struct kunit *test)
@@ -443,12 +406,11 @@ static int drm_memory_stats_test_init(struct kunit *test)
 }
 
 static struct kunit_case drm_memory_stats_tests[] = {
-	KUNIT_CASE(drm_test_memory_stats_regions),
+	KUNIT_CASE_PARAM(drm_test_memory_stats_add, add_gen_params),
+	KUNIT_CASE(drm_test_memory_stats_add_shared),
+	KUNIT_CASE(drm_test_memory_stats_add_regions),
 	KUNIT_CASE(drm_test_memory_stats_single),
 	KUNIT_CASE(drm_test_memory_stats_single_no_status),
-	KUNIT_CASE(drm_test_memory_stats_regions_empty),
-	KUNIT_CASE(drm_test_memory_stats_regions_migrate),
-	KUNIT_CASE(drm_test_memory_stats_regions_none),
 	{}
 };
 

@@ -9,7 +9,6 @@
  * drm_print_kv_u64() and the format it stands for.
  */
 
-#include <linux/minmax.h>
 #include <linux/seq_file.h>
 #include <linux/sizes.h>
 #include <linux/string.h>
@@ -133,9 +132,8 @@ static void print_kv(struct print_test *t, struct drm_printer *p,
 }
 
 /*
- * A printer into a seq_file that counts which of its callbacks got the
- * lines: drm_print_kv_u64() hands a line it built to puts, and one too
- * long for its buffer to drm_printf().
+ * A printer into a seq_file, but not drm_seq_file_printer(), that counts
+ * which of its callbacks got the lines.
  */
 struct spy {
 	struct seq_file *m;
@@ -187,7 +185,7 @@ static void drm_test_print_kv_u64(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, str_has_prefix(t->m.buf, want));
 }
 
-/* A key longer than the line drm_print_kv_u64() builds on its stack */
+/* Keys far longer than those of fdinfo */
 static void drm_test_print_kv_u64_long_key(struct kunit *test)
 {
 	struct print_test *t = test->priv;
@@ -205,36 +203,6 @@ static void drm_test_print_kv_u64_long_key(struct kunit *test)
 			(11 + 300 + 2 + 2 + 3 + 1) + (300 + 2 + 1 + 1));
 }
 
-/*
- * Lines around the length of drm_print_kv_u64()'s buffer, 64 bytes with
- * the NUL: built there up to 63 bytes, through drm_printf() from 64.
- */
-static void drm_test_print_kv_u64_line_len(struct kunit *test)
-{
-	struct print_test *t = test->priv;
-	struct spy spy = { .m = &t->m };
-	struct drm_printer p = {
-		.printfn = spy_printfn,
-		.puts = spy_puts,
-		.arg = &spy,
-	};
-	char name[33] = {};
-	size_t len;
-
-	/* "drm-total-<name>:\t18446744073709551615 KiB\n": 37 + len */
-	for (len = 20; len < sizeof(name); len++) {
-		memset(name, 'a' + len % 26, len);
-		print_kv(t, &p, "drm-total-", name, U64_MAX, " KiB");
-		KUNIT_EXPECT_EQ_MSG(test, spy.puts, min_t(size_t, len, 26) - 19,
-				    "%zu-byte line", 37 + len);
-		KUNIT_EXPECT_EQ_MSG(test, spy.printfn,
-				    max_t(size_t, len, 26) - 26,
-				    "%zu-byte line", 37 + len);
-	}
-	KUNIT_EXPECT_FALSE(test, seq_has_overflowed(&t->m));
-	expect_same(test, t);
-}
-
 /* A line that does not fit overflows the seq_file, as seq_printf() does */
 static void drm_test_print_kv_u64_overflow(struct kunit *test)
 {
@@ -245,7 +213,7 @@ static void drm_test_print_kv_u64_overflow(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, fill);
 
-	/* a line built on the stack, then one through drm_printf() */
+	/* overflowing in the suffix, then in the key */
 	for (i = 0; i < 2; i++) {
 		t->m.count = 0;
 		t->want.count = 0;
@@ -262,19 +230,21 @@ static void drm_test_print_kv_u64_overflow(struct kunit *test)
 	}
 }
 
-/* A printer without a puts callback gets the line through printfn */
+/* Another printer gets the line through drm_printf(), as one line */
 static void drm_test_print_kv_u64_printfn(struct kunit *test)
 {
 	struct print_test *t = test->priv;
 	struct spy spy = { .m = &t->m };
 	struct drm_printer p = {
 		.printfn = spy_printfn,
+		.puts = spy_puts,
 		.arg = &spy,
 	};
 
 	print_kv(t, &p, "drm-engine-capacity-", "vcs", 2, NULL);
 	expect_same(test, t);
 	KUNIT_EXPECT_EQ(test, spy.printfn, 1);
+	KUNIT_EXPECT_EQ(test, spy.puts, 0);
 	KUNIT_EXPECT_STREQ(test, t->m.buf, "drm-engine-capacity-vcs:\t2\n");
 }
 
@@ -284,7 +254,6 @@ static struct kunit_case drm_print_tests[] = {
 	KUNIT_CASE(drm_test_print_seq_file_overflow),
 	KUNIT_CASE(drm_test_print_kv_u64),
 	KUNIT_CASE(drm_test_print_kv_u64_long_key),
-	KUNIT_CASE(drm_test_print_kv_u64_line_len),
 	KUNIT_CASE(drm_test_print_kv_u64_overflow),
 	KUNIT_CASE(drm_test_print_kv_u64_printfn),
 	{}
