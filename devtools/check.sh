@@ -73,8 +73,11 @@ if "$REPO/devtools/stack.py" --base "$KERNEL_SRC" generate \
 		l=$LOG/checkpatch-${n%%/*}-$(basename "$p").log
 		# FILE_PATH_CHANGES asks whether MAINTAINERS covers new
 		# files; the check after this loop answers it for every file.
+		# UNKNOWN_COMMIT_ID: the base tree is no git repository, in
+		# which checkpatch could look up a Fixes: commit.
 		(cd "$SRC" && ./scripts/checkpatch.pl --strict --quiet \
-			--show-types --ignore FILE_PATH_CHANGES "$p") > "$l" 2>&1
+			--show-types --ignore FILE_PATH_CHANGES,UNKNOWN_COMMIT_ID \
+			"$p") > "$l" 2>&1
 		if grep -qE '^(ERROR|WARNING|CHECK):' "$l"; then
 			not_ok "checkpatch --strict $n" "$l"
 		else
