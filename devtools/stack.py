@@ -451,6 +451,9 @@ def check(repo, base, series, limits):
                                   f"{', '.join(need) or 'no other series'}:"
                                   f" {t.name}: {r.stderr.strip()[:300]}")
                     break
+    total = sum(len(s.patches) for s in series)
+    if "total" in limits and total > limits["total"]:
+        errors.append(f"{total} patches in all (at most {limits['total']})")
     for s in series:
         for p in s.patches:
             n = patch_lines(p)
