@@ -43,8 +43,8 @@ uint64_t client_mem(const struct drm_client *c, enum fdinfo_mem_kind kind)
 
 void fmt_bytes(char *buf, size_t size, uint64_t v)
 {
-	static const char units[] = "BKMGTPE";
 	unsigned __int128 t;
+	static const char units[] = "BKMGTPE";
 	uint64_t div = 1, q, r;
 	int u = 0;
 
