@@ -82,13 +82,20 @@ warnings() {
 		sed -E 's/^([^:]+):[0-9]+:([0-9]+:)? /\1: /' | sort -u
 }
 
-CORE_OBJS="drivers/gpu/drm/drm_file.o drivers/gpu/drm/drm_print.o
-drivers/gpu/drm/drm_syncobj.o"
+# The objects of the base's C files that the series change (the DRM
+# core's, xe's and i915's fdinfo code): what the base gives for them is
+# not counted against a patch.
+CORE_OBJS=$("$REPO/devtools/stack.py" --repo "$REPO" list-changed |
+	sed -n 's/\.c$/.o/p' | while read -r o; do
+		[ -f "$KERNEL_SRC/${o%.o}.c" ] && echo "$o"
+	done)
 mkdir -p "$out"
-if [ ! -f "$out/.config" ]; then
+frags="$REPO/devtools/cross.config $REPO/devtools/each.config"
+# shellcheck disable=SC2086 # a list of files
+if [ "$(cat $frags | md5sum)" != "$(cat "$out/.fragments" 2>/dev/null)" ]; then
 	configure > "$log/config.log" 2>&1 || { cat "$log/config.log"; exit 1; }
+	cat $frags | md5sum > "$out/.fragments"
 fi
-# What the base's objects already give, not counted against a patch.
 # shellcheck disable=SC2086 # a list of objects
 kmake W=1 C=2 $CORE_OBJS drivers/gpu/drm/tests/ > "$log/base.log" 2>&1
 warnings "$log/base.log" > "$W/base-warnings"
@@ -134,7 +141,7 @@ for s in $(cd "$REPO/series" && ls -d [0-9]*/ | tr -d /); do
 			drivers/gpu/drm/tests/*)
 				dirs="$dirs drivers/gpu/drm/tests/" ;;
 			include/drm/*.h|include/uapi/drm/*.h)
-				# the core's objects the series changes, and simgpu
+				# the base's objects the series changes, and simgpu
 				objs="$objs $CORE_OBJS"
 				dirs="$dirs drivers/gpu/drm/simgpu/" ;;
 			esac
