@@ -433,24 +433,10 @@ def check(repo, base, series, limits):
         for path in sorted(have - set(tip)):
             errors.append(f"{path}: in the repository, added by no patch")
         # each series applies with its dependencies alone
-        by = {s.name: s for s in series}
         for s in series:
-            need, todo = [], list(s.depends)
-            while todo:
-                d = todo.pop()
-                if d not in need:
-                    need.append(d)
-                    todo += by[d].depends
-            chain = [t for t in series if t.name in need] + [s]
-            g2 = os.path.join(work, f"am-{s.name}")
-            make_base(g2, base, changed_base_files(chain))
-            for t in chain:
-                r = git(g2, "am", "-q", "--keep-cr", *t.patches, check=False)
-                if r.returncode:
-                    errors.append(f"series {s.name} does not apply with "
-                                  f"{', '.join(need) or 'no other series'}:"
-                                  f" {t.name}: {r.stderr.strip()[:300]}")
-                    break
+            err = applies_alone(work, base, series, s)
+            if err:
+                errors.append(err)
     total = sum(len(s.patches) for s in series)
     if "total" in limits and total > limits["total"]:
         errors.append(f"{total} patches in all (at most {limits['total']})")
@@ -527,18 +513,9 @@ def generate(repo, base, out, ident, base_commit, version):
                                 os.path.join(d, "depends"))
     # Each series as sent applies onto the base with its dependencies.
     sent = load_dir(out)
-    errors = []
     with tempfile.TemporaryDirectory() as work:
-        by = {s.name: s for s in sent}
-        for s in sent:
-            chain = [t for t in sent if t.name in closure(by, s)] + [s]
-            g2 = os.path.join(work, f"am-{s.name}")
-            make_base(g2, base, changed_base_files(chain))
-            for t in chain:
-                r = git(g2, "am", "-q", *t.patches, check=False)
-                if r.returncode:
-                    errors.append(f"{s.name}: {t.name}: {r.stderr.strip()}")
-                    break
+        errors = [e for e in (applies_alone(work, base, sent, s)
+                              for s in sent) if e]
     if errors:
         die("git am onto the base failed:\n  " + "\n  ".join(errors))
     n = sum(len(s.patches) for s in sent)
@@ -576,6 +553,23 @@ def tip(repo, base, series, out):
 def load_dir(d):
     return [Series(os.path.join(d, n)) for n in sorted(os.listdir(d))
             if os.path.isdir(os.path.join(d, n))]
+
+
+def applies_alone(work, base, series, s):
+    """Why s does not git am onto the base with the series it depends on
+    and nothing else, or None."""
+    by = {t.name: t for t in series}
+    need = closure(by, s)
+    chain = [t for t in series if t.name in need] + [s]
+    gdir = os.path.join(work, f"am-{s.name}")
+    make_base(gdir, base, changed_base_files(chain))
+    for t in chain:
+        r = git(gdir, "am", "-q", "--keep-cr", *t.patches, check=False)
+        if r.returncode:
+            return (f"series {s.name} does not apply with "
+                    f"{', '.join(need) or 'no other series'}: {t.name}: "
+                    f"{r.stderr.strip()[:300]}")
+    return None
 
 
 def closure(by, s):
