@@ -47,8 +47,8 @@ HOST_PKGS	+= prometheus tmux
 # The docs build (make docs, make check): Sphinx and what the kernel's
 # Documentation/sphinx/requirements.txt asks for, from Debian.
 HOST_PKGS	+= python3-sphinx python3-alabaster python3-yaml
-# The series: git-absorb finds the patch an edit belongs to, b4 checks
-# the patches as dri-devel's tools do.
+# The series: git-absorb finds the patch an edit belongs to; b4 is
+# dri-devel's tool to send and fetch series (b4 send, b4 am).
 HOST_PKGS	+= git-absorb b4
 
 export REPO BUILD SRC UML_OUT KUNIT_OUT BIN JOBS KERNEL_SRC VMLINUX BZIMAGE \
