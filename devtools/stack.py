@@ -27,8 +27,9 @@ the stack's tip back into the repository at their in-tree paths.
   check    the repository's new files are the stack's tip, every series
            applies with its dependencies alone, and the limits hold
   generate the series to send: signed, one directory a series, checked
-  list-new the new files of the series (in-tree paths), from the stack
-  list-files  the same, from the repository (check: they agree)
+  tip      the base files the series change, as the stack's tip has them,
+           and the lists of those and of the files the series add
+  list-files  the new files, in the repository (check: they are the tip's)
   list-changed  the base files the series change
 """
 
@@ -595,7 +596,6 @@ def main():
     sub.add_parser("absorb")
     sub.add_parser("squash")
     sub.add_parser("check")
-    sub.add_parser("list-new")
     sub.add_parser("list-changed")
     sub.add_parser("list-overlay-dirs")
     sub.add_parser("list-files")
@@ -644,11 +644,6 @@ def main():
         print(f"stack: {len(series)} series, {n} patches, "
               f"{'ok' if not errors else f'{len(errors)} problems'}")
         sys.exit(1 if errors else 0)
-    elif a.cmd == "list-new":
-        with tempfile.TemporaryDirectory() as work:
-            gdir = os.path.join(work, "stack")
-            apply(repo, need_base(), gdir, series)
-            print("\n".join(sorted(new_files(gdir))))
     elif a.cmd == "tip":
         tip(repo, need_base(), series, os.path.abspath(a.out))
     elif a.cmd == "list-changed":
