@@ -50,6 +50,8 @@ HOST_PKGS	+= python3-sphinx python3-alabaster python3-yaml
 # The series: git-absorb finds the patch an edit belongs to; b4 is
 # dri-devel's tool to send and fetch series (b4 send, b4 am).
 HOST_PKGS	+= git-absorb b4
+# drmtop's unit tests under clang's UBSan, which checks every bool load.
+HOST_PKGS	+= clang
 
 export REPO BUILD SRC UML_OUT KUNIT_OUT BIN JOBS KERNEL_SRC VMLINUX BZIMAGE \
 	BZIMAGE_DEBUG

@@ -623,6 +623,7 @@ static ssize_t read_fdinfo_file(struct drm_scan *s, pid_t pid, int fd,
 	ssize_t n;
 	int f;
 
+	*truncated = false;	/* set on every path, failures included */
 	if (*info_fd >= 0) {
 		n = fdinfo_read_fd(*info_fd, &s->buf, &s->buf_cap,
 				   FDINFO_READ_REWIND | FDINFO_READ_SHORT_EOF,
@@ -638,7 +639,6 @@ static ssize_t read_fdinfo_file(struct drm_scan *s, pid_t pid, int fd,
 		return f;
 	/* a test tree may sequence its samples through FIFOs: read those */
 	if (!s->procfs && !S_ISREG(st.st_mode)) {
-		*truncated = false;
 		n = S_ISFIFO(st.st_mode) ?
 		    fdinfo_read_fd(f, &s->buf, &s->buf_cap, FDINFO_READ_WAIT,
 				   truncated) : 0;

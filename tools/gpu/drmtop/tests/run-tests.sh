@@ -49,6 +49,7 @@ run_tap() { # label, command...
 }
 run_tap unit tests/unit-test "$F"
 run_tap unit-asan tests/unit-test-asan "$F"
+run_tap unit-ubsan tests/unit-test-ubsan "$F"
 
 # --- drm-fdinfo-check ---
 for f in xe i915 msm panfrost v3d simgpu; do

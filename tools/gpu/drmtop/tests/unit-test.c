@@ -1310,6 +1310,15 @@ static void test_discovery(void)
 	}
 	ok(i < 5 && c && c->nfds == 1 && c->fds[0].fd == 3,
 	   "the sweep forgets a closed fd (%d refreshes)", i + 1);
+
+	/* a client's only fd closes between two cheap refreshes */
+	snprintf(path, sizeof(path), "%s/105/fd/3", root);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/105/fdinfo/3", root);
+	unlink(path);
+	drm_scan_refresh(s, DRM_SCAN_CHEAP);
+	ok(!find(s, A, 12) && s->nheld == 0,
+	   "a client whose last fd closed is gone after a cheap refresh");
 	drm_scan_free(s);
 	rmrf(root);
 
