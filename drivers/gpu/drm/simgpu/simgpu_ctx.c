@@ -5,6 +5,7 @@
 
 #include <linux/bitfield.h>
 #include <linux/math64.h>
+#include <linux/overflow.h>
 #include <linux/slab.h>
 
 #include <drm/drm_managed.h>
@@ -127,7 +128,7 @@ static void ctx_fold_locked(struct simgpu_device *sdev, struct simgpu_ctx *ctx)
 	 */
 	if (!resident && !list_empty(&ctx->active_link) &&
 	    (simgpu_seqno_passed(simgpu_ctx_seqno(ctx), ctx->last_seqno) ||
-	     ctx->aborted_seqno == ctx->last_seqno))
+	     ctx->last_aborted))
 		list_del_init(&ctx->active_link);
 }
 
@@ -148,6 +149,7 @@ u64 simgpu_ctx_submit(struct simgpu_ctx *ctx, u32 seqno)
 
 	spin_lock_irqsave(&usage->lock, flags);
 	ctx->last_seqno = seqno;
+	ctx->last_aborted = false;
 	if (list_empty(&ctx->active_link))
 		list_add_tail(&ctx->active_link, &usage->active);
 	spin_unlock_irqrestore(&usage->lock, flags);
@@ -211,7 +213,8 @@ void simgpu_ctx_abort(struct simgpu_device *sdev, struct simgpu_ctx *ctx,
 	unsigned long flags;
 
 	spin_lock_irqsave(&ctx->usage->lock, flags);
-	ctx->aborted_seqno = seqno;
+	if (seqno == ctx->last_seqno)
+		ctx->last_aborted = true;
 	ctx_fold_locked(sdev, ctx);
 	spin_unlock_irqrestore(&ctx->usage->lock, flags);
 }
@@ -420,7 +423,7 @@ u64 simgpu_ctx_sample(struct simgpu_device *sdev,
 	struct simgpu_ctx *ctx, *next;
 	unsigned int class;
 	unsigned long flags;
-	u64 total, room;
+	u64 total, room, held;
 
 	spin_lock_irqsave(&usage->lock, flags);
 	list_for_each_entry_safe(ctx, next, &usage->active, active_link)
@@ -429,10 +432,14 @@ u64 simgpu_ctx_sample(struct simgpu_device *sdev,
 	total = read_ring_timestamp(sdev, sdev->engines[0]->base);
 
 	for (class = 0; class < DRM_SIMGPU_ENGINE_CLASS_COUNT; class++) {
-		room = (total - usage->shown_total) *
-		       sdev->engines_per_class[class];
-		usage->shown_cycles[class] = min(usage->cycles[class],
-						 usage->shown_cycles[class] + room);
+		held = usage->cycles[class] - usage->shown_cycles[class];
+		/* The first sample's room is RING_TIMESTAMP itself: any */
+		if (check_mul_overflow(total - usage->shown_total,
+				       (u64)sdev->engines_per_class[class],
+				       &room) || held <= room)
+			usage->shown_cycles[class] = usage->cycles[class];
+		else
+			usage->shown_cycles[class] += room;
 		cycles[class] = usage->shown_cycles[class];
 	}
 	usage->shown_total = total;

@@ -52,8 +52,8 @@ struct simgpu_client_usage {
  *	@usage->lock
  * @last_seqno: seqno of the last batch handed to the hardware, protected
  *	by @usage->lock
- * @aborted_seqno: seqno of the last batch a reset aborted, which the
- *	hardware never writes; protected by @usage->lock
+ * @last_aborted: a reset aborted the batch of @last_seqno, which the
+ *	hardware then never writes; protected by @usage->lock
  * @active_link: link in @usage->active while the context has work on the
  *	hardware, empty otherwise; protected by @usage->lock
  * @dead: set under @usage->lock once the final fold is done
@@ -66,7 +66,7 @@ struct simgpu_ctx {
 	struct simgpu_client_usage *usage;
 	u32 last_ts;
 	u32 last_seqno;
-	u32 aborted_seqno;
+	bool last_aborted;
 	struct list_head active_link;
 	bool dead;
 	struct rcu_head rcu;

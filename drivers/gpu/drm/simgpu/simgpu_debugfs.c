@@ -13,6 +13,7 @@
 
 #include <drm/drm_debugfs.h>
 #include <drm/drm_file.h>
+#include <drm/drm_gem_shmem_helper.h>
 
 #include "simgpu_drv.h"
 #include "simgpu_engine.h"
@@ -40,6 +41,11 @@
  *	since its last fold is not in them, unlike in fdinfo), and the ids
  *	of its contexts that have work on the hardware.
  *
+ * ``simgpu_purge``
+ *	The system buffers marked DONTNEED and not purged yet: the page count
+ *	the shrinker reports (``count``), and the pages and buffers on the
+ *	purge list, summed while reading. The two page figures agree.
+ *
  * ``simgpu_halt_next``
  *	Fault injection for tests, write-only: writing an engine name (e.g.
  *	``rcs0``) makes the next job written to that engine's submission port
@@ -50,8 +56,9 @@
  * Reading them takes no lock that the submission path holds while it
  * talks to the hardware and never waits for the hardware: the register
  * reads only bring the model up to date, the reset counts are atomics,
- * and the clients' totals are copied under each client's accounting
- * spinlock, as fdinfo does.
+ * the clients' totals are copied under each client's accounting
+ * spinlock, as fdinfo does, and the purge list is walked under the lock
+ * that the shrinker only try-locks.
  */
 
 static const char *engine_state(u32 status)
@@ -142,9 +149,30 @@ static int clients_show(struct seq_file *m, void *data)
 	return 0;
 }
 
+/* The shrinker's count beside what the purge list holds: they agree */
+static int purge_show(struct seq_file *m, void *data)
+{
+	struct drm_debugfs_entry *entry = m->private;
+	struct simgpu_device *sdev = to_simgpu_device(entry->dev);
+	struct drm_gem_shmem_object *shmem;
+	unsigned long pages = 0, buffers = 0;
+
+	mutex_lock(&sdev->purge_lock);
+	list_for_each_entry(shmem, &sdev->purge_list, madv_list) {
+		pages += shmem->base.size >> PAGE_SHIFT;
+		buffers++;
+	}
+	seq_printf(m, "count %lu\nlisted %lu pages in %lu buffers\n",
+		   sdev->purge_pages, pages, buffers);
+	mutex_unlock(&sdev->purge_lock);
+
+	return 0;
+}
+
 static const struct drm_debugfs_info simgpu_debugfs_list[] = {
 	{ "simgpu_engines", engines_show, 0 },
 	{ "simgpu_clients", clients_show, 0 },
+	{ "simgpu_purge", purge_show, 0 },
 };
 
 static ssize_t halt_next_write(struct file *f, const char __user *ubuf,

@@ -61,9 +61,11 @@ struct simgpu_perfmon;
  *	changed with atomic64 cmpxchg so it never exceeds @sys_size
  * @max_bo_size: the largest buffer object in any region, page aligned; set
  *	at probe
- * @purge_lock: protects @purge_list
+ * @purge_lock: protects @purge_list and @purge_pages
  * @purge_list: system buffers marked DONTNEED and not purged yet, linked
  *	by &drm_gem_shmem_object.madv_list; protected by @purge_lock
+ * @purge_pages: the pages of the buffers of @purge_list, for the
+ *	shrinker's count; written under @purge_lock, read without it
  * @shrinker: purges the idle buffers of @purge_list under memory pressure
  * @job_timeout_ms: how long a job may run without progress before its
  *	engine is reset
@@ -98,6 +100,7 @@ struct simgpu_device {
 
 	struct mutex purge_lock;	/* @purge_list */
 	struct list_head purge_list;	/* protected by @purge_lock */
+	unsigned long purge_pages;	/* written under @purge_lock */
 	struct shrinker *shrinker;
 
 	unsigned int job_timeout_ms;

@@ -58,13 +58,37 @@
  * fault (SIGBUS).
  */
 
+/* Puts a DONTNEED buffer on the purge list, once */
+static void purge_list_add(struct simgpu_device *sdev,
+			   struct drm_gem_shmem_object *shmem)
+{
+	lockdep_assert_held(&sdev->purge_lock);
+	if (!list_empty(&shmem->madv_list))
+		return;
+	list_add_tail(&shmem->madv_list, &sdev->purge_list);
+	WRITE_ONCE(sdev->purge_pages,
+		   sdev->purge_pages + (shmem->base.size >> PAGE_SHIFT));
+}
+
+/* Takes a buffer off the purge list, if it is on it */
+static void purge_list_del(struct simgpu_device *sdev,
+			   struct drm_gem_shmem_object *shmem)
+{
+	lockdep_assert_held(&sdev->purge_lock);
+	if (list_empty(&shmem->madv_list))
+		return;
+	list_del_init(&shmem->madv_list);
+	WRITE_ONCE(sdev->purge_pages,
+		   sdev->purge_pages - (shmem->base.size >> PAGE_SHIFT));
+}
+
 static void simgpu_bo_free(struct drm_gem_object *obj)
 {
 	struct simgpu_device *sdev = to_simgpu_device(obj->dev);
 	struct simgpu_bo *bo = to_simgpu_bo(obj);
 
 	mutex_lock(&sdev->purge_lock);
-	list_del_init(&bo->base.madv_list);
+	purge_list_del(sdev, &bo->base);
 	mutex_unlock(&sdev->purge_lock);
 
 	/* Buffers without a region (imported ones) take no room */
@@ -318,16 +342,8 @@ static unsigned long simgpu_shrinker_count(struct shrinker *shrinker,
 					   struct shrink_control *sc)
 {
 	struct simgpu_device *sdev = shrinker->private_data;
-	struct drm_gem_shmem_object *shmem;
-	unsigned long count = 0;
 
-	if (!mutex_trylock(&sdev->purge_lock))
-		return 0;
-	list_for_each_entry(shmem, &sdev->purge_list, madv_list)
-		count += shmem->base.size >> PAGE_SHIFT;
-	mutex_unlock(&sdev->purge_lock);
-
-	return count ?: SHRINK_EMPTY;
+	return READ_ONCE(sdev->purge_pages) ?: SHRINK_EMPTY;
 }
 
 static unsigned long simgpu_shrinker_scan(struct shrinker *shrinker,
@@ -352,7 +368,7 @@ static unsigned long simgpu_shrinker_scan(struct shrinker *shrinker,
 		if (simgpu_bo_purgeable(bo)) {
 			simgpu_bo_purge(bo);
 			freed += shmem->base.size >> PAGE_SHIFT;
-			list_del_init(&shmem->madv_list);
+			purge_list_del(sdev, shmem);
 		}
 		dma_resv_unlock(shmem->base.resv);
 	}
@@ -586,9 +602,9 @@ int simgpu_ioctl_gem_madvise(struct drm_device *drm, void *data,
 	args->retained = drm_gem_shmem_madvise(shmem, args->madv);
 	mutex_lock(&sdev->purge_lock);
 	if (args->retained && args->madv == DRM_SIMGPU_MADV_DONTNEED)
-		list_move_tail(&shmem->madv_list, &sdev->purge_list);
+		purge_list_add(sdev, shmem);
 	else
-		list_del_init(&shmem->madv_list);
+		purge_list_del(sdev, shmem);
 	mutex_unlock(&sdev->purge_lock);
 	dma_resv_unlock(obj->resv);
 

@@ -61,7 +61,7 @@ static void clock_set(struct fdinfo_test *ft, u64 ns)
 	WRITE_ONCE(ft->now_ns, ns);
 }
 
-static void fdinfo_test_setup(struct kunit *test, u32 refclk)
+static void fdinfo_test_setup(struct kunit *test, u32 refclk, u64 ts_offset)
 {
 	struct fdinfo_test *ft;
 	struct device *dev;
@@ -70,6 +70,7 @@ static void fdinfo_test_setup(struct kunit *test, u32 refclk)
 		.instances = { 1, 1, 2, 1, 4 },
 		.vram_size = SZ_16M,
 		.now_ns = fake_clock,
+		.ts_offset = ts_offset,
 	};
 
 	ft = kunit_kzalloc(test, sizeof(*ft), GFP_KERNEL);
@@ -89,7 +90,7 @@ static void fdinfo_test_setup(struct kunit *test, u32 refclk)
 
 static int fdinfo_test_init(struct kunit *test)
 {
-	fdinfo_test_setup(test, 19200000);
+	fdinfo_test_setup(test, 19200000, 0);
 	return 0;
 }
 
@@ -450,6 +451,44 @@ static void fdinfo_test_isolation(struct kunit *test)
 					   "drm-cycles-rcs"), 0);
 }
 
+/*
+ * Seqnos wrap: a context whose last batch has seqno 0 and waits behind
+ * another context's stays accounted once it runs.
+ */
+static void fdinfo_test_seqno_wrap(struct kunit *test)
+{
+	struct fdinfo_test *ft = test->priv;
+	struct file *other = fdinfo_open(test);
+	struct file *file = fdinfo_open(test);
+	struct simgpu_ctx *a = ctx_create(test, other, RCS);
+	struct simgpu_ctx *b = ctx_create(test, file, RCS);
+
+	ft->seqno = U32_MAX - 1;
+	submit_busy(test, b, RCS, 0, NSEC_PER_SEC / 4);	/* seqno U32_MAX */
+	clock_set(ft, NSEC_PER_SEC / 2);
+	KUNIT_EXPECT_EQ(test, fdinfo_value(test, fdinfo_read(test, file),
+					   "drm-cycles-rcs"),
+			ticks(ft, NSEC_PER_SEC / 4));
+
+	ft->seqno = 100;
+	submit_busy(test, a, RCS, 0, NSEC_PER_SEC);	/* to 1.5 s */
+	ft->seqno = U32_MAX;
+	submit_busy(test, b, RCS, 0, NSEC_PER_SEC);	/* seqno 0 */
+
+	/* Queued, not resident: the read must not take it for done */
+	clock_set(ft, NSEC_PER_SEC);
+	KUNIT_EXPECT_EQ(test, fdinfo_value(test, fdinfo_read(test, file),
+					   "drm-cycles-rcs"),
+			ticks(ft, NSEC_PER_SEC / 4));
+	/* b resident since 1.5 s, as any register read at 2 s finds */
+	clock_set(ft, 2ULL * NSEC_PER_SEC);
+	simgpu_read32(ft->sdev, SIMGPU_ENGINE_BASE(SIMGPU_HW_ENGINE_ID(RCS, 0)) +
+		      RING_TIMESTAMP_LO);
+	KUNIT_EXPECT_EQ(test, fdinfo_value(test, fdinfo_read(test, file),
+					   "drm-cycles-rcs"),
+			ticks(ft, 3 * NSEC_PER_SEC / 4));
+}
+
 /* Four compute engines busy: four times the cycles, capacity 4. */
 static void fdinfo_test_capacity(struct kunit *test)
 {
@@ -485,6 +524,7 @@ static struct kunit_case fdinfo_test_cases[] = {
 	KUNIT_CASE(fdinfo_test_destroyed),
 	KUNIT_CASE(fdinfo_test_isolation),
 	KUNIT_CASE(fdinfo_test_capacity),
+	KUNIT_CASE(fdinfo_test_seqno_wrap),
 	{}
 };
 
@@ -496,9 +536,48 @@ static struct kunit_suite fdinfo_test_suite = {
 
 static int fdinfo_test_init_1ghz(struct kunit *test)
 {
-	fdinfo_test_setup(test, 1000000000);
+	fdinfo_test_setup(test, 1000000000, 0);
 	return 0;
 }
+
+/*
+ * RING_TIMESTAMP starts at 2^62 - 2 s: on the first read, 2 s into the
+ * device's life, four engines' worth of the total is 2^64, a multiple of
+ * 2^64. The first sample still shows all the cycles.
+ */
+#define FDINFO_TS_OFFSET	((1ULL << 62) - 2 * 19200000)
+
+static void fdinfo_test_first_sample(struct kunit *test)
+{
+	struct fdinfo_test *ft = test->priv;
+	struct file *file = fdinfo_open(test);
+	struct simgpu_ctx *ctx = ctx_create(test, file, CCS);
+
+	submit_busy(test, ctx, CCS, 0, NSEC_PER_SEC);
+	clock_set(ft, 2ULL * NSEC_PER_SEC);
+	KUNIT_EXPECT_EQ(test, fdinfo_value(test, fdinfo_read(test, file),
+					   "drm-cycles-ccs"),
+			ticks(ft, NSEC_PER_SEC));
+	KUNIT_EXPECT_EQ(test, fdinfo_value(test, ft->buf,
+					   "drm-total-cycles-ccs"), 1ULL << 62);
+}
+
+static int fdinfo_test_init_offset(struct kunit *test)
+{
+	fdinfo_test_setup(test, 19200000, FDINFO_TS_OFFSET);
+	return 0;
+}
+
+static struct kunit_case fdinfo_offset_test_cases[] = {
+	KUNIT_CASE(fdinfo_test_first_sample),
+	{}
+};
+
+static struct kunit_suite fdinfo_offset_test_suite = {
+	.name = "simgpu_fdinfo_offset",
+	.init = fdinfo_test_init_offset,
+	.test_cases = fdinfo_offset_test_cases,
+};
 
 static struct kunit_case fdinfo_1ghz_test_cases[] = {
 	KUNIT_CASE(fdinfo_test_wrap),
@@ -511,4 +590,5 @@ static struct kunit_suite fdinfo_1ghz_test_suite = {
 	.test_cases = fdinfo_1ghz_test_cases,
 };
 
-kunit_test_suites(&fdinfo_test_suite, &fdinfo_1ghz_test_suite);
+kunit_test_suites(&fdinfo_test_suite, &fdinfo_offset_test_suite,
+		  &fdinfo_1ghz_test_suite);

@@ -2,8 +2,9 @@
 /*
  * simgpu selftests of the debugfs files and the trace events: resets are
  * counted by cause, a halted engine is reset through its interrupt and not
- * at the job timeout, clients' cycles are shown, and a job's submit, run
- * and complete events come in that order.
+ * at the job timeout, clients' cycles are shown, the shrinker counts the
+ * purgeable pages, and a job's submit, run and complete events come in
+ * that order.
  *
  * Copyright (c) 2026 The simgpu authors
  */
@@ -210,6 +211,57 @@ TEST_F(simgpu, client_cycles)
 	EXPECT_LT(0ULL, c[DRM_SIMGPU_ENGINE_CLASS_RENDER]);
 	EXPECT_EQ(0ULL, c[DRM_SIMGPU_ENGINE_CLASS_COPY]);
 	EXPECT_EQ(0ULL, c[DRM_SIMGPU_ENGINE_CLASS_COMPUTE]);
+}
+
+/* simgpu_purge: the shrinker's count and the pages on the purge list */
+static void read_purge(struct __test_metadata *_metadata, const char *dbg,
+		       unsigned long *count, unsigned long *listed)
+{
+	char path[PATH_MAX], buf[128];
+
+	snprintf(path, sizeof(path), "%s/simgpu_purge", dbg);
+	ASSERT_EQ(0, file_read(path, buf, sizeof(buf)));
+	ASSERT_EQ(2, sscanf(buf, "count %lu listed %lu", count, listed))
+		TH_LOG("%s: %s", path, buf);
+	ASSERT_EQ(*listed, *count) TH_LOG("%s: %s", path, buf);
+}
+
+static int madvise_bo(int fd, uint32_t handle, uint32_t madv)
+{
+	struct drm_simgpu_gem_madvise m = { .handle = handle, .madv = madv };
+
+	return sg_ioctl(fd, DRM_IOCTL_SIMGPU_GEM_MADVISE, &m) ?: !m.retained;
+}
+
+/*
+ * The shrinker's count follows the purge list: a buffer counts once
+ * however often it is marked DONTNEED, and no more once marked WILLNEED
+ * or freed.
+ */
+TEST_F(simgpu, purge_count)
+{
+	unsigned long page = sysconf(_SC_PAGESIZE), c0, c, l;
+	uint32_t a, b;
+
+	read_purge(_metadata, self->dbg, &c0, &l);
+	ASSERT_EQ(0, bo_create(self->fd, 16 * page, DRM_SIMGPU_REGION_SYSTEM,
+			       &a));
+	ASSERT_EQ(0, bo_create(self->fd, 32 * page, DRM_SIMGPU_REGION_SYSTEM,
+			       &b));
+	ASSERT_EQ(0, madvise_bo(self->fd, a, DRM_SIMGPU_MADV_DONTNEED));
+	ASSERT_EQ(0, madvise_bo(self->fd, a, DRM_SIMGPU_MADV_DONTNEED));
+	ASSERT_EQ(0, madvise_bo(self->fd, b, DRM_SIMGPU_MADV_DONTNEED));
+	read_purge(_metadata, self->dbg, &c, &l);
+	EXPECT_EQ(c0 + 48, c);
+
+	ASSERT_EQ(0, madvise_bo(self->fd, a, DRM_SIMGPU_MADV_WILLNEED));
+	read_purge(_metadata, self->dbg, &c, &l);
+	EXPECT_EQ(c0 + 32, c);
+
+	ASSERT_EQ(0, bo_close(self->fd, b));
+	read_purge(_metadata, self->dbg, &c, &l);
+	EXPECT_EQ(c0, c);
+	ASSERT_EQ(0, bo_close(self->fd, a));
 }
 
 #define INSTANCE	"simgpu_debugfs_test"
