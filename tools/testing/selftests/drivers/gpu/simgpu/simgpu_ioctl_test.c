@@ -484,61 +484,85 @@ TEST_F(ioctl, own_fdinfo)
 		SKIP(return, "drm-fdinfo-check not on PATH");
 }
 
+/* One client of the load generator: its fdinfo is simgpu's, and clean */
+static bool check_load_client(int pid, int cfd, bool checker)
+{
+	char path[64], buf[4096], cmd[128];
+	ssize_t len;
+	int pf;
+
+	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", pid, cfd);
+	pf = open(path, O_RDONLY);
+	if (pf < 0) {
+		ksft_print_msg("%s: %s\n", path, strerror(errno));
+		return false;
+	}
+	len = read(pf, buf, sizeof(buf) - 1);
+	close(pf);
+	if (len <= 0)
+		return false;
+	buf[len] = '\0';
+	if (!strstr(buf, "drm-driver:\tsimgpu\n") ||
+	    !strstr(buf, "drm-engine-ccs:") ||
+	    fdinfo_bytes(buf, "drm-resident-memory") < 1 << 20 ||
+	    fdinfo_bytes(buf, "drm-resident-vram0") != 2 << 20) {
+		ksft_print_msg("%s:\n%s", path, buf);
+		return false;
+	}
+	if (!checker)
+		return true;
+	snprintf(cmd, sizeof(cmd), "drm-fdinfo-check %d:%d", pid, cfd);
+	return system(cmd) == 0;
+}
+
+/* The parent of process @pid, or 0 */
+static pid_t parent_of(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	int ppid = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	if (!file_read(path, buf, sizeof(buf)) &&
+	    (p = strstr(buf, "\nPPid:\t")))
+		sscanf(p, "\nPPid:\t%d", &ppid);
+	return ppid > 1 ? ppid : 0;
+}
+
 /*
  * The load generator: its clients have a simgpu fdinfo and pass the checker.
- * They live for as long as the load runs: long enough for the checks of all
- * three on a slow machine (User Mode Linux on a busy host).
+ * The load runs until the test stops it, once all three are checked, with
+ * SIGTERM: after which it exits with status 0.
  */
 TEST_F(ioctl, load_generator)
 {
-	static const char * const load_args[] = {
-		"simgpu-load --class ccs --duty 50 --seconds 5",
-		"--queues 2 --clients 3",
-		"--alloc memory:1M --alloc vram0:2M",
-	};
-	char load_cmd[128];
-	char line[128], cmd[128];
+	static const char load_cmd[] =
+		"simgpu-load --class ccs --duty 50 --seconds 600 "
+		"--queues 2 --clients 3 --alloc memory:1M --alloc vram0:2M";
+	int pids[3], cfd, pid, ret;
+	unsigned int n = 0, i, good = 0;
+	char line[128];
 	bool checker;
-	unsigned int n = 0;
 	FILE *f;
-	int ret;
 
 	if (!on_path("simgpu-load"))
 		SKIP(return, "simgpu-load not on PATH");
 	checker = on_path("drm-fdinfo-check");
 
-	snprintf(load_cmd, sizeof(load_cmd), "%s %s %s", load_args[0],
-		 load_args[1], load_args[2]);
 	f = popen(load_cmd, "r");
 	ASSERT_NE(NULL, f);
-	while (fgets(line, sizeof(line), f)) {
-		char path[64], buf[4096];
-		int pid, cfd, pf;
-		ssize_t len;
-
-		ret = sscanf(line, "client %d %d", &pid, &cfd);
-		ASSERT_EQ(2, ret);
-		n++;
-		snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", pid, cfd);
-		pf = open(path, O_RDONLY);
-		ASSERT_LE(0, pf);
-		len = read(pf, buf, sizeof(buf) - 1);
-		close(pf);
-		ASSERT_LT(0, len);
-		buf[len] = '\0';
-		ASSERT_NE(NULL, strstr(buf, "drm-driver:\tsimgpu\n"));
-		ASSERT_NE(NULL, strstr(buf, "drm-engine-ccs:"));
-		ASSERT_LE(1 << 20, fdinfo_bytes(buf, "drm-resident-memory"));
-		ASSERT_EQ(2 << 20, fdinfo_bytes(buf, "drm-resident-vram0"));
-		if (checker) {
-			snprintf(cmd, sizeof(cmd), "drm-fdinfo-check %d:%d",
-				 pid, cfd);
-			ret = system(cmd);
-			ASSERT_EQ(0, ret);
-		}
+	while (n < ARRAY_SIZE(pids) && fgets(line, sizeof(line), f) &&
+	       sscanf(line, "client %d %d", &pid, &cfd) == 2) {
+		pids[n++] = pid;
+		good += check_load_client(pid, cfd, checker);
 	}
+	/* The load's parent passes SIGTERM on to the clients it has */
+	if (n && parent_of(pids[0]))
+		kill(parent_of(pids[0]), SIGTERM);
+	for (i = 0; i < n; i++)
+		kill(pids[i], SIGTERM);
 	ret = pclose(f);
 	ASSERT_EQ(3, n);
+	ASSERT_EQ(3, good);
 	ASSERT_EQ(0, ret);
 
 	/* Bad options exit with status 2 */
