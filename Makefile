@@ -312,7 +312,8 @@ docs-screenshots: docs $(BUILD)/.deps-screenshots
 
 # --- the patch series --------------------------------------------------------
 # The sender signs the series and is named in MAINTAINERS: SIGNOFF='Name
-# <addr>', or git's user.name and user.email.
+# <addr>', or git's user.name and user.email. COPYRIGHT names the holder
+# in the new files' copyright lines: the sender unless set (an employer).
 GIT_IDENT	= $(shell n="$$(git config user.name)" && \
 		    e="$$(git config user.email)" && echo "$$n <$$e>")
 SIGNOFF		?= $(GIT_IDENT)
@@ -330,11 +331,12 @@ series: base
 	fi
 	@$(STACK_PY) generate --out $(BUILD)/series --signoff '$(SIGNOFF)' \
 		--version "Linux $$($(MAKE) -s -C $(KERNEL_SRC) kernelversion)" \
-		--base-commit '$(BASE_COMMIT)'
+		--base-commit '$(BASE_COMMIT)' --copyright '$(COPYRIGHT)'
 
 # BASE_COMMIT: the upstream commit the base tree is (the base-commit: line
 # of each series); the stack's own base commit is not one anyone else has.
 BASE_COMMIT	?=
+COPYRIGHT	?=
 
 # The stack: every series of series/ applied with git am onto the files of
 # the base they change, a commit a patch, a branch s/<series> at the end of

@@ -44,7 +44,9 @@ import tempfile
 OVERLAY_DIRS = ["drivers", "include", "Documentation", "tools"]
 MAX_PATCH_LINES = 1500
 # The identity the repository's patches carry; "make series" replaces it
-# (and @MAINTAINER@ in MAINTAINERS entries) with the sender's.
+# (and @MAINTAINER@ in MAINTAINERS entries) with the sender's, and
+# @COPYRIGHT@ in the new files' copyright lines with the holder's (the
+# sender's unless named).
 DEV_IDENT = "Simgpu Developer <dev@simgpu.invalid>"
 DATE = "2026-11-22T12:00:00Z"
 FP_OPTS = ["--zero-commit", "--no-signature", "--no-numbered-files",
@@ -472,7 +474,7 @@ def read_limits(repo):
 IDENT_RE = re.compile(r"^[^<>@\n]*[^<>@\s]\s+<[^<>@\s]+@[^<>@\s]+\.[^<>@\s]+>$")
 
 
-def generate(repo, base, out, ident, base_commit, version):
+def generate(repo, base, out, ident, base_commit, version, holder=""):
     """The series to send: authored and signed by ident, one directory a
     series under out, each checked to git am with its dependencies."""
     if not ident or not IDENT_RE.match(ident):
@@ -501,6 +503,7 @@ def generate(repo, base, out, ident, base_commit, version):
                 with open(p) as f:
                     text = f.read()
                 text = text.replace("@MAINTAINER@", ident)
+                text = text.replace("@COPYRIGHT@", holder or ident)
                 text = text.replace("@BASE@", version)
                 # The stack's base commit is ours alone: name the
                 # sender's upstream commit, or none.
@@ -606,6 +609,8 @@ def main():
     g.add_argument("--signoff", required=True)
     g.add_argument("--version", required=True)
     g.add_argument("--base-commit", default="")
+    g.add_argument("--copyright", default="",
+                   help="the copyright holder (default: the sender)")
     a = ap.parse_args()
     repo = os.path.abspath(a.repo)
     stack = os.path.abspath(a.stack or os.path.join(repo, "build", "stack"))
@@ -650,7 +655,7 @@ def main():
         print("\n".join(changed_base_files(series)))
     elif a.cmd == "generate":
         generate(repo, need_base(), os.path.abspath(a.out), a.signoff,
-                 a.base_commit, a.version)
+                 a.base_commit, a.version, a.copyright)
 
 
 if __name__ == "__main__":

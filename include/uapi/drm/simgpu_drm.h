@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Copyright (c) 2026 The simgpu authors
+ * Copyright (c) 2026 @COPYRIGHT@
  */
 #ifndef _SIMGPU_DRM_H_
 #define _SIMGPU_DRM_H_

@@ -2,7 +2,7 @@
 /*
  * simgpu_tool.h - finding and driving the simgpu device from userspace
  *
- * Copyright (c) 2026 The simgpu authors
+ * Copyright (c) 2026 @COPYRIGHT@
  *
  * The helpers simgpu-load, simgpu-perf and the simgpu kselftests share, as
  * static inline functions, so that each program builds from its own single

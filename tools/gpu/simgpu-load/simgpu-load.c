@@ -2,7 +2,7 @@
 /*
  * simgpu-load - put a steady load on the simgpu simulated GPU
  *
- * Copyright (c) 2026 The simgpu authors
+ * Copyright (c) 2026 @COPYRIGHT@
  *
  * Forks one process per client, each with its own open() of the simgpu
  * render node and its own exec queues. The duty cycle is paced on the GPU's

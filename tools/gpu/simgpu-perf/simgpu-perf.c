@@ -2,7 +2,7 @@
 /*
  * simgpu-perf - read the performance counters of the simgpu simulated GPU
  *
- * Copyright (c) 2026 The simgpu authors
+ * Copyright (c) 2026 @COPYRIGHT@
  *
  * "simgpu-perf list" prints the counters the device has
  * (DRM_SIMGPU_QUERY_COUNTERS). "simgpu-perf stat" runs a synthetic workload

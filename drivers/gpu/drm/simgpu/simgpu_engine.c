@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Copyright (c) 2026 The simgpu authors
+ * Copyright (c) 2026 @COPYRIGHT@
  */
 
 #include <linux/bitops.h>
@@ -378,8 +378,8 @@ VISIBLE_IF_KUNIT bool simgpu_engine_check_hang(struct simgpu_engine *eng,
  * drm_sched_start() cancels every job that was still running, innocent
  * ones included. So the handler parks the scheduler's workers with
  * drm_sched_wqueue_stop(), puts the timed-out job back at the head of the
- * pending list it was taken from, as drm_sched_stop() would and as 6.12's
- * v3d_sched_skip_reset() and etnaviv do when they skip a reset, deals with
+ * pending list it was taken from, as drm_sched_stop() would and as v3d
+ * and etnaviv do when they skip a reset, deals with
  * the hardware, and restarts the workers with drm_sched_wqueue_start(). A
  * job whose fence signalled while the workers were parked, the timed-out
  * one included, is freed once they run again.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Copyright (c) 2026 The simgpu authors
+ * Copyright (c) 2026 @COPYRIGHT@
  */
 
 #include <linux/bitmap.h>
@@ -100,7 +100,7 @@ static void job_free_work(struct work_struct *work)
 void simgpu_job_release(struct simgpu_job *job)
 {
 	INIT_WORK(&job->free_work, job_free_work);
-	simgpu_queue_queue_work(&job->free_work);
+	simgpu_queue_defer(&job->free_work);
 }
 
 /* Add @obj to the job's buffers unless it is there; consumes the reference */

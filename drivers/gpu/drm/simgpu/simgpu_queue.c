@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Copyright (c) 2026 The simgpu authors
+ * Copyright (c) 2026 @COPYRIGHT@
  */
 
 #include <linux/dma-fence.h>
@@ -130,14 +130,14 @@ void simgpu_queue_module_exit(void)
 }
 
 /**
- * simgpu_queue_queue_work - run a work item on the module's workqueue
+ * simgpu_queue_defer - run a work item on the module's workqueue
  * @work: the work, whose function may drop the last reference to an exec
  *	queue
  *
  * Module exit waits for the last exec queue to be freed, then destroys the
  * workqueue, which waits for @work to return.
  */
-void simgpu_queue_queue_work(struct work_struct *work)
+void simgpu_queue_defer(struct work_struct *work)
 {
 	queue_work(simgpu_queue_wq, work);
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Copyright (c) 2026 The simgpu authors
+ * Copyright (c) 2026 @COPYRIGHT@
  */
 #ifndef _SIMGPU_QUEUE_H_
 #define _SIMGPU_QUEUE_H_
@@ -60,7 +60,7 @@ static inline bool simgpu_queue_banned(struct simgpu_queue *queue)
 
 struct simgpu_queue *simgpu_queue_lookup(struct simgpu_file *sfile, u32 id);
 void simgpu_queue_put(struct simgpu_queue *queue);
-void simgpu_queue_queue_work(struct work_struct *work);
+void simgpu_queue_defer(struct work_struct *work);
 void simgpu_queues_fini(struct simgpu_file *sfile);
 int simgpu_queue_module_init(void);
 void simgpu_queue_module_exit(void);

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Copyright (c) 2026 The simgpu authors
+ * Copyright (c) 2026 @COPYRIGHT@
  */
 
-#ifndef __CHECKER__
 #define CREATE_TRACE_POINTS
 #include "simgpu_trace.h"
-#endif

@@ -6,7 +6,7 @@
  * submitted straight to the hardware's submission port, so every count is
  * exact and known in advance.
  *
- * Copyright (c) 2026 The simgpu authors
+ * Copyright (c) 2026 @COPYRIGHT@
  */
 
 #include <kunit/test.h>
@@ -21,7 +21,7 @@
 #include "../simgpu_ctx.h"
 #include "../simgpu_drv.h"
 
-/* kasprintf() freed when the test ends (6.12 has no kunit_kasprintf()) */
+/* kasprintf() whose result is freed when the test ends */
 KUNIT_DEFINE_ACTION_WRAPPER(fdinfo_kfree, kfree, const void *);
 
 static __printf(3, 4) char *fdinfo_kasprintf(struct kunit *test, gfp_t gfp,
@@ -217,9 +217,8 @@ static struct simgpu_ctx *ctx_create(struct kunit *test, struct file *file,
 }
 
 /*
- * Reference clock ticks in @ns, a multiple of 1 us here. Not with
- * mul_u64_u32_div(): x86's in 6.12 returns 1 when the compiler can see
- * that the dividend equals the divisor, as in ticks(ft, NSEC_PER_SEC).
+ * Reference clock ticks in @ns, a multiple of 1 us here: whole
+ * microseconds times the clock fit in 64 bits for every test's @ns.
  */
 static u64 ticks(struct fdinfo_test *ft, u64 ns)
 {

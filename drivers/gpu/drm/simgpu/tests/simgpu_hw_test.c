@@ -2,7 +2,7 @@
 /*
  * KUnit tests of the simgpu device model
  *
- * Copyright (c) 2026 The simgpu authors
+ * Copyright (c) 2026 @COPYRIGHT@
  */
 
 #include <kunit/test.h>

@@ -3,7 +3,7 @@
  * KUnit tests of the simgpu uAPI: argument validation of every ioctl and
  * the basic behaviour behind them.
  *
- * Copyright (c) 2026 The simgpu authors
+ * Copyright (c) 2026 @COPYRIGHT@
  */
 
 #include <kunit/static_stub.h>

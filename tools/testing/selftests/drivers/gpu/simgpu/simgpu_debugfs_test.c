@@ -6,7 +6,7 @@
  * purgeable pages, and a job's submit, run and complete events come in
  * that order.
  *
- * Copyright (c) 2026 The simgpu authors
+ * Copyright (c) 2026 @COPYRIGHT@
  */
 
 #include <limits.h>

@@ -23,7 +23,7 @@
  *
  * Each figure is one line "bench: <name> ratio=<x> target=<op><y>".
  *
- * Copyright (c) 2026 The simgpu authors
+ * Copyright (c) 2026 @COPYRIGHT@
  */
 #define _GNU_SOURCE		/* sched_setaffinity() */
 #include <dirent.h>

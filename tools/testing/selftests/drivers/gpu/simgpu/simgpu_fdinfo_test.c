@@ -7,7 +7,7 @@
  * simgpu was loaded with simgpu.refclk_hz=1000000000. Run it alone with
  * "simgpu_fdinfo_test -t wrap".
  *
- * Copyright (c) 2026 The simgpu authors
+ * Copyright (c) 2026 @COPYRIGHT@
  */
 #include <pthread.h>
 #include <stdatomic.h>

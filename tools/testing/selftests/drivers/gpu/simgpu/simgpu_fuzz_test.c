@@ -24,7 +24,7 @@
  * closed what it created. Kernel reports (KASAN, lockdep, WARN, kmemleak)
  * are the VM runner's to catch.
  *
- * Copyright (c) 2026 The simgpu authors
+ * Copyright (c) 2026 @COPYRIGHT@
  */
 
 #define _GNU_SOURCE

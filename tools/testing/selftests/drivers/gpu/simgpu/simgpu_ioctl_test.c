@@ -3,7 +3,7 @@
  * simgpu selftests: submission, completion and ordering, hang recovery,
  * PRIME, fdinfo and the argument checks of every ioctl.
  *
- * Copyright (c) 2026 The simgpu authors
+ * Copyright (c) 2026 @COPYRIGHT@
  */
 
 #include <sys/wait.h>

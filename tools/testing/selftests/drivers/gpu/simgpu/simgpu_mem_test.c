@@ -5,7 +5,7 @@
  * large as allowed is populated one page at a time, by mmap faults and
  * job writes, in a process that a signal kills at any moment.
  *
- * Copyright (c) 2026 The simgpu authors
+ * Copyright (c) 2026 @COPYRIGHT@
  */
 
 #include <signal.h>

@@ -18,7 +18,7 @@
  * Skipped as a whole (KSFT_SKIP) when there is no simgpu device or it has
  * no performance counters.
  *
- * Copyright (c) 2026 The simgpu authors
+ * Copyright (c) 2026 @COPYRIGHT@
  */
 #include <pwd.h>
 #include <sys/wait.h>

@@ -9,7 +9,7 @@
  * "no perf events (CONFIG_PERF_EVENTS not set)". With perf events, a
  * missing simgpu PMU is a failure.
  *
- * Copyright (c) 2026 The simgpu authors
+ * Copyright (c) 2026 @COPYRIGHT@
  */
 #include <dirent.h>
 #include <limits.h>

@@ -3,7 +3,7 @@
  * simgpu selftests: create/destroy cycles, teardown with jobs in flight,
  * VRAM accounting, and a kmemleak scan of it all.
  *
- * Copyright (c) 2026 The simgpu authors
+ * Copyright (c) 2026 @COPYRIGHT@
  */
 
 #include <sys/wait.h>

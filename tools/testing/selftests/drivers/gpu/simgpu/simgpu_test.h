@@ -5,7 +5,7 @@
  * the tools in tools/gpu/ use too. The tests themselves use
  * kselftest_harness.h.
  *
- * Copyright (c) 2026 The simgpu authors
+ * Copyright (c) 2026 @COPYRIGHT@
  */
 #ifndef _SIMGPU_TEST_H_
 #define _SIMGPU_TEST_H_
