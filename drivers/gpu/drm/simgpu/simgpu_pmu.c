@@ -57,21 +57,17 @@
  * waits for the device: it latches and reads the engine's sample
  * registers, under a lock of the PMU's own.
  *
- * Per-client figures stay in fdinfo. Perf events filtered by GPU context
- * were proposed in 2014 and abandoned, because perf's permission model and
- * event scheduling are made for CPUs and tasks, not for contexts a driver
- * schedules on engines, and per-context counting would have cost every
- * submission. So fdinfo answers "how busy is each client" and this PMU
- * "how busy is each engine", for any process allowed to open system-wide
- * events (perf_event_paranoid).
+ * The PMU answers "how busy is each engine", for any process allowed to
+ * open system-wide events (perf_event_paranoid); fdinfo answers "how busy
+ * is each client".
  */
 
 /**
  * DOC: simgpu PMU lifetime
  *
- * In this kernel, perf_pmu_unregister() frees per-CPU data that the release
- * of an open event still uses after the event's destroy callback returned,
- * so a PMU must not be unregistered while an event of it may exist. perf
+ * perf core's release of an event may still use per-CPU data of the PMU
+ * after the event's destroy callback returned, so the PMU is not
+ * unregistered while an event of it may exist. perf
  * holds a reference to the PMU's module for each event until the end of its
  * release: the PMU belongs to the platform device, registered at module
  * load and unregistered at module unload, when no event can be left.
