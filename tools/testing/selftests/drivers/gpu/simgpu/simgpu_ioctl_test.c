@@ -518,13 +518,18 @@ static bool check_load_client(int pid, int cfd, bool checker)
 /* The parent of process @pid, or 0 */
 static pid_t parent_of(pid_t pid)
 {
-	char path[64], buf[1024], *p;
+	char path[64], line[256];
 	int ppid = 0;
+	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	if (!file_read(path, buf, sizeof(buf)) &&
-	    (p = strstr(buf, "\nPPid:\t")))
-		sscanf(p, "\nPPid:\t%d", &ppid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "PPid:\t%d", &ppid) == 1)
+			break;
+	fclose(f);
 	return ppid > 1 ? ppid : 0;
 }
 
