@@ -222,8 +222,13 @@ struct simgpu_hw_engine {
 	/* Runs the engine in real time, see simgpu_hw_engine_timer() */
 	struct hrtimer timer;
 
-	/* Protects all the fields below; taken in hard interrupt context */
-	spinlock_t lock;
+	/*
+	 * Protects all the fields below. Raw: the model is hardware, reached
+	 * from any context, under raw spinlocks too (perf's PMU callbacks)
+	 * and on PREEMPT_RT. Innermost: nothing is called with it held that
+	 * takes a sleeping lock, and the interrupt handler runs without it.
+	 */
+	raw_spinlock_t lock;
 
 	/* Set by simgpu_hw_destroy(): no more timer starts */
 	bool dying;
@@ -909,21 +914,21 @@ static enum hrtimer_restart simgpu_hw_engine_timer(struct hrtimer *timer)
 	unsigned long flags;
 	bool irq;
 
-	spin_lock_irqsave(&e->lock, flags);
+	raw_spin_lock_irqsave(&e->lock, flags);
 	e->timer_expires = KTIME_MAX;
 	simgpu_hw_engine_advance(e);
 	irq = hw->irq && READ_ONCE(hw->irq_enable) && e->irq_reason;
 	if (irq)
 		e->irq_new = false;
-	spin_unlock_irqrestore(&e->lock, flags);
+	raw_spin_unlock_irqrestore(&e->lock, flags);
 
 	if (irq)
 		simgpu_hw_irq_deliver(hw);
 
-	spin_lock_irqsave(&e->lock, flags);
+	raw_spin_lock_irqsave(&e->lock, flags);
 	simgpu_hw_engine_advance(e);
 	simgpu_hw_engine_arm(e, true);
-	spin_unlock_irqrestore(&e->lock, flags);
+	raw_spin_unlock_irqrestore(&e->lock, flags);
 
 	return HRTIMER_NORESTART;
 }
@@ -1074,12 +1079,12 @@ static u32 simgpu_hw_irq_status(struct simgpu_hw *hw, unsigned int first)
 		e = hw->engines[i];
 		if (!e)
 			continue;
-		spin_lock_irqsave(&e->lock, flags);
+		raw_spin_lock_irqsave(&e->lock, flags);
 		simgpu_hw_engine_advance(e);
 		if (e->irq_reason)
 			status |= BIT(i - first);
 		simgpu_hw_engine_arm(e, false);
-		spin_unlock_irqrestore(&e->lock, flags);
+		raw_spin_unlock_irqrestore(&e->lock, flags);
 	}
 	return status;
 }
@@ -1099,11 +1104,11 @@ static void simgpu_hw_set_irq_enable(struct simgpu_hw *hw, u32 val)
 		e = hw->engines[i];
 		if (!e)
 			continue;
-		spin_lock_irqsave(&e->lock, flags);
+		raw_spin_lock_irqsave(&e->lock, flags);
 		if (e->irq_reason)
 			e->irq_new = true;
 		simgpu_hw_engine_arm(e, false);
-		spin_unlock_irqrestore(&e->lock, flags);
+		raw_spin_unlock_irqrestore(&e->lock, flags);
 	}
 }
 
@@ -1150,7 +1155,7 @@ u32 simgpu_hw_read32(struct simgpu_hw *hw, u32 offset)
 	if (!e)
 		return 0;
 
-	spin_lock_irqsave(&e->lock, flags);
+	raw_spin_lock_irqsave(&e->lock, flags);
 	if (simgpu_hw_reg_is_sample(offset & 0xff)) {
 		/* Latched: reading them does not run the engine */
 		val = simgpu_hw_engine_read(e, offset & 0xff);
@@ -1159,7 +1164,7 @@ u32 simgpu_hw_read32(struct simgpu_hw *hw, u32 offset)
 		val = simgpu_hw_engine_read(e, offset & 0xff);
 		simgpu_hw_engine_arm(e, false);
 	}
-	spin_unlock_irqrestore(&e->lock, flags);
+	raw_spin_unlock_irqrestore(&e->lock, flags);
 
 	return val;
 }
@@ -1192,11 +1197,11 @@ void simgpu_hw_write32(struct simgpu_hw *hw, u32 offset, u32 val)
 	if (!e)
 		return;
 
-	spin_lock_irqsave(&e->lock, flags);
+	raw_spin_lock_irqsave(&e->lock, flags);
 	if ((offset & 0xff) == RING_SAMPLE) {
 		if (val & 1)
 			simgpu_hw_engine_sample(e);
-		spin_unlock_irqrestore(&e->lock, flags);
+		raw_spin_unlock_irqrestore(&e->lock, flags);
 		return;
 	}
 	simgpu_hw_engine_advance(e);
@@ -1204,7 +1209,7 @@ void simgpu_hw_write32(struct simgpu_hw *hw, u32 offset, u32 val)
 	/* Run what the write started at the current time, e.g. a WRITE32 */
 	simgpu_hw_engine_advance(e);
 	simgpu_hw_engine_arm(e, false);
-	spin_unlock_irqrestore(&e->lock, flags);
+	raw_spin_unlock_irqrestore(&e->lock, flags);
 }
 
 /**
@@ -1251,7 +1256,7 @@ struct simgpu_hw *simgpu_hw_create(const struct simgpu_hw_config *cfg,
 			}
 			e->hw = hw;
 			e->id = SIMGPU_HW_ENGINE_ID(class, inst);
-			spin_lock_init(&e->lock);
+			raw_spin_lock_init(&e->lock);
 			e->timer_expires = KTIME_MAX;
 			hrtimer_init(&e->timer, CLOCK_MONOTONIC,
 				     HRTIMER_MODE_ABS);
@@ -1289,9 +1294,9 @@ void simgpu_hw_destroy(struct simgpu_hw *hw)
 		e = hw->engines[i];
 		if (!e)
 			continue;
-		spin_lock_irqsave(&e->lock, flags);
+		raw_spin_lock_irqsave(&e->lock, flags);
 		e->dying = true;
-		spin_unlock_irqrestore(&e->lock, flags);
+		raw_spin_unlock_irqrestore(&e->lock, flags);
 	}
 
 	/* The handler, called from any engine's timer, reads all engines */

@@ -26,8 +26,9 @@
  * simgpu_hw_destroy().
  *
  * simgpu_hw_read32() and simgpu_hw_write32() do not sleep and can be called
- * from any context, including under spinlocks and from the interrupt
- * handler. simgpu_hw_create() returns an ERR_PTR() on failure.
+ * from any context, including under spinlocks, under raw spinlocks (also
+ * on PREEMPT_RT: the model's locks are raw) and from the interrupt handler.
+ * simgpu_hw_create() returns an ERR_PTR() on failure.
  */
 
 struct simgpu_hw;
@@ -39,8 +40,8 @@ struct simgpu_hw;
  * @vram_size: size of the local memory in bytes
  * @ts_offset: value of RING_TIMESTAMP at creation, to test carries
  * @now_ns: clock source override for tests, NULL for ktime_get_raw_ns().
- *	Called with interrupts disabled, must not sleep and must not go
- *	backwards.
+ *	Called with interrupts disabled under a raw spinlock of the model:
+ *	must not sleep, must take no spinlock_t and must not go backwards.
  * @clock_data: argument to @now_ns
  */
 struct simgpu_hw_config {
