@@ -35,6 +35,10 @@
  * writes the seqno into the context image when a batch completes; the
  * interrupt handler then signals every in-flight job whose context reached
  * its seqno and folds the context's engine time into its client's usage.
+ * Jobs are signalled under the engine's lock, in the order they are
+ * collected, so that the fences of one exec queue (one fence context)
+ * always signal in seqno order, also when a reset and the interrupt of the
+ * job behind the guilty one race.
  *
  * Resets: an engine that halts on an error raises RING_IRQ_ERROR, and the
  * interrupt handler resets it at once. When a job did not complete within
@@ -105,15 +109,18 @@ static void engine_collect(struct simgpu_engine *eng, struct list_head *done)
  * @done: jobs taken off @eng's in-flight list, emptied
  *
  * Folds each job's context time into its client's usage, hands its
- * counts to its perfmon and signals the job's hardware fence. Called
- * without @eng->lock held, from hard interrupt context or the timeout
- * handler.
+ * counts to its perfmon and signals the job's hardware fence. Called with
+ * @eng->lock held, from hard interrupt context or the timeout handler:
+ * jobs collected by one caller cannot signal before those collected
+ * earlier by another, so a fence context's fences signal in seqno order.
  */
 VISIBLE_IF_KUNIT void simgpu_engine_signal(struct simgpu_engine *eng,
 					   struct list_head *done)
 {
 	struct simgpu_job *job, *tmp;
 	bool cookie;
+
+	lockdep_assert_held(&eng->lock);
 
 	cookie = dma_fence_begin_signalling();
 	list_for_each_entry_safe(job, tmp, done, link) {
@@ -225,9 +232,8 @@ static void simgpu_engine_irq(struct simgpu_engine *eng, u32 reason)
 	else if (reason & RING_IRQ_ERROR)
 		drm_err_ratelimited(&eng->sdev->drm,
 				    "%s: submission dropped\n", eng->name);
-	spin_unlock_irqrestore(&eng->lock, flags);
-
 	simgpu_engine_signal(eng, &done);
+	spin_unlock_irqrestore(&eng->lock, flags);
 }
 
 /**
@@ -326,7 +332,8 @@ static struct dma_fence *simgpu_run_job(struct drm_sched_job *sched_job)
 /**
  * simgpu_engine_check_hang - act on a job timeout, hardware side
  * @eng: the engine a job timed out on
- * @done: jobs to signal once @eng->lock is dropped
+ * @done: jobs to signal, with simgpu_engine_signal() before @eng->lock is
+ *	dropped
  *
  * Brings the engine up to date first (any register read runs the model up
  * to now), then collects what completed: a job that finished at the moment
@@ -401,8 +408,13 @@ simgpu_timedout_job(struct drm_sched_job *sched_job)
 
 	spin_lock_irqsave(&eng->lock, flags);
 	simgpu_engine_check_hang(eng, &done);
-	spin_unlock_irqrestore(&eng->lock, flags);
+	/*
+	 * Before the lock is dropped: the reset lets the hardware complete
+	 * the jobs behind the guilty one at once, and their interrupt must
+	 * not signal them first.
+	 */
 	simgpu_engine_signal(eng, &done);
+	spin_unlock_irqrestore(&eng->lock, flags);
 
 	drm_sched_wqueue_start(sched);
 

@@ -37,8 +37,9 @@ enum simgpu_reset_cause {
  * @name: e.g. "rcs0", for the scheduler and messages
  * @sched: the scheduler feeding the engine's submission port; one entity
  *	per exec queue
- * @lock: serialises the submission port and the reset; protects @inflight.
- *	Taken from hard interrupt context.
+ * @lock: serialises the submission port, the reset and the signalling of
+ *	the hardware fences; protects @inflight. Taken from hard interrupt
+ *	context. Lock order: @lock, then @fence_lock.
  * @fence_lock: lock of the hardware fences of the jobs run on the engine
  * @inflight: jobs written to the submission port and not yet signalled, in
  *	submission order, &simgpu_job.link; protected by @lock

@@ -1049,9 +1049,9 @@ static bool timeout_now(struct kunit *test, struct simgpu_engine *eng, u64 ns)
 	WRITE_ONCE(ut->clock, ut->clock + ns);
 	spin_lock(&eng->lock);
 	reset = simgpu_engine_check_hang(eng, &done);
+	simgpu_engine_signal(eng, &done);
 	spin_unlock(&eng->lock);
 	local_irq_restore(flags);
-	simgpu_engine_signal(eng, &done);
 
 	return reset;
 }

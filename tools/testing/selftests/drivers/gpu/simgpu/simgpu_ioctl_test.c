@@ -6,7 +6,10 @@
  * Copyright (c) 2026 @COPYRIGHT@
  */
 
+#include <poll.h>
 #include <sys/wait.h>
+
+#include <linux/sync_file.h>
 
 #include "../../../kselftest_harness.h"
 #include "simgpu_test.h"
@@ -242,6 +245,102 @@ TEST_F(ioctl, hang_reset)
 	ASSERT_EQ(0, bo_close(fd, bo));
 	ASSERT_EQ(0, queue_destroy(fd, guilty));
 	ASSERT_EQ(0, queue_destroy(fd, innocent));
+}
+
+/* Export syncobj @handle's fence as a sync_file, wait for it, read it */
+static int sync_file_fence(int fd, uint32_t handle,
+			   struct sync_fence_info *fence)
+{
+	struct drm_syncobj_handle h = {
+		.handle = handle,
+		.flags = DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE,
+		.fd = -1,
+	};
+	struct sync_file_info info = {
+		.num_fences = 1,
+		.sync_fence_info = (uintptr_t)fence,
+	};
+	struct pollfd pfd = { .events = POLLIN };
+	int ret;
+
+	ret = sg_ioctl(fd, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &h);
+	if (ret)
+		return ret;
+	pfd.fd = h.fd;
+	ret = poll(&pfd, 1, 30000);
+	if (ret == 1)
+		ret = ioctl(h.fd, SYNC_IOC_FILE_INFO, &info) ? -errno : 0;
+	else
+		ret = ret ? -errno : -ETIME;
+	if (!ret && info.num_fences != 1)
+		ret = -EINVAL;
+	close(h.fd);
+	return ret;
+}
+
+/*
+ * The fences of an exec queue signal in submission order, also across a
+ * reset: a hang, then a short job on the same queue. The reset lets the
+ * hardware complete the second one (cancelled) at once, so its interrupt
+ * races with the signalling of the guilty one. Several rounds on every
+ * engine at once.
+ */
+TEST_F(ioctl, reset_fence_order)
+{
+	enum { ROUNDS = 4, MAX_ENGINES = 64 };
+	int fd = self->fd;
+	struct drm_simgpu_cmd hang = { .op = DRM_SIMGPU_CMD_HANG };
+	struct drm_simgpu_cmd busy = { .op = DRM_SIMGPU_CMD_BUSY, .value = 1000 };
+	struct {
+		struct drm_simgpu_query_engines e;
+		struct drm_simgpu_engine_info info[MAX_ENGINES];
+	} engines;
+	struct drm_simgpu_query q = {
+		.type = DRM_SIMGPU_QUERY_ENGINES,
+		.size = sizeof(engines),
+		.data = (uintptr_t)&engines,
+	};
+	uint32_t queue[MAX_ENGINES], sync[MAX_ENGINES][2];
+	unsigned int n, i, r, bad = 0;
+
+	ASSERT_EQ(0, sg_ioctl(fd, DRM_IOCTL_SIMGPU_QUERY, &q));
+	n = engines.e.num_engines;
+
+	for (r = 0; r < ROUNDS; r++) {
+		for (i = 0; i < n; i++) {
+			ASSERT_EQ(0, queue_create(fd,
+						  engines.info[i].engine_class,
+						  engines.info[i].engine_instance,
+						  &queue[i]));
+			ASSERT_EQ(0, syncobj_create(fd, &sync[i][0]));
+			ASSERT_EQ(0, syncobj_create(fd, &sync[i][1]));
+			ASSERT_EQ(0, submit_sync(fd, queue[i], &hang, 1, 0,
+						 sync[i][0]));
+			ASSERT_EQ(0, submit_sync(fd, queue[i], &busy, 1, 0,
+						 sync[i][1]));
+		}
+		for (i = 0; i < n; i++) {
+			struct sync_fence_info f[2] = {};
+
+			ASSERT_EQ(0, sync_file_fence(fd, sync[i][0], &f[0]));
+			ASSERT_EQ(0, sync_file_fence(fd, sync[i][1], &f[1]));
+			EXPECT_EQ(-ETIMEDOUT, f[0].status);
+			EXPECT_EQ(-ECANCELED, f[1].status);
+			if (f[1].timestamp_ns < f[0].timestamp_ns) {
+				TH_LOG("round %u, engine %u:%u: the cancelled job signalled %llu ns first",
+				       r, engines.info[i].engine_class,
+				       engines.info[i].engine_instance,
+				       (unsigned long long)(f[0].timestamp_ns -
+							    f[1].timestamp_ns));
+				bad++;
+			}
+			ASSERT_EQ(0, queue_destroy(fd, queue[i]));
+		}
+	}
+	ASSERT_EQ(0, bad) {
+		TH_LOG("%u of %u pairs signalled out of order", bad,
+		       ROUNDS * n);
+	}
 }
 
 TEST_F(ioctl, prime)
