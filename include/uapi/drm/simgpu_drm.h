@@ -402,7 +402,9 @@ struct drm_simgpu_gem_mmap_offset {
  * struct drm_simgpu_gem_madvise - argument of &DRM_IOCTL_SIMGPU_GEM_MADVISE
  *
  * Only buffers in %DRM_SIMGPU_REGION_SYSTEM can be purged; for others the
- * ioctl fails with -EINVAL.
+ * ioctl fails with -EINVAL. A buffer is not purged while it is mapped, used
+ * by a job or exported. A purged buffer can no longer be used: mmap() of it
+ * fails with -EINVAL, and so does a submission that writes it.
  */
 struct drm_simgpu_gem_madvise {
 	/** @handle: GEM handle. */

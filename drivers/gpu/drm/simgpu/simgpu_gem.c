@@ -41,8 +41,8 @@
  * No buffer may be larger than ``max_bo_mb`` nor than its region
  * (-E2BIG). DRM_SIMGPU_QUERY_REGIONS reports both limits.
  *
- * Nothing populates a whole buffer at once. A CPU mapping is a mapping of
- * the buffer's shmem file: pages are allocated one fault at a time, in the
+ * Nothing populates a whole buffer at once. A CPU mapping maps the pages
+ * of the buffer's shmem file: they are allocated one fault at a time, in the
  * context of the faulting process, which a fatal signal stops between any
  * two pages; they count in that process's RSS (RssShmem), which the OOM
  * killer sees, and like all shmem pages are charged to the memory cgroup
@@ -54,8 +54,28 @@
  * System buffers marked DONTNEED are purgeable: the device's shrinker
  * discards the contents of those that are idle, not mapped, used by a job
  * or exported when the kernel needs memory. A purged buffer reports
- * retained 0 on its next madvise and can no longer be used; its mappings
- * fault (SIGBUS).
+ * retained 0 on its next madvise and can no longer be used nor mapped.
+ */
+
+/**
+ * DOC: simgpu buffer mappings
+ *
+ * A CPU mapping of a buffer is a mapping of the DRM file it was made
+ * through (or of the dma-buf, for a mapping of an exported buffer), as
+ * drm_gem_mmap() makes it: the file, which the mapping holds until it is
+ * unmapped, keeps the DRM device and the module, whose fault handler and
+ * buffer release the mapping uses, even after the file descriptor was
+ * closed and the driver unbound; the module cannot be unloaded while such
+ * a mapping exists (``rmmod`` says it is in use). After an unbind the
+ * mapping goes on working on the buffer's pages, and its unmap frees the
+ * buffer and, with the last file, the device.
+ *
+ * The pages a mapping maps are not in the reverse map of the buffer's
+ * shmem file, so truncating the file would not unmap them. The shrinker
+ * therefore purges only buffers that no mapping exists of:
+ * &simgpu_bo.mmap_count counts them, raised under the buffer's
+ * reservation lock by mmap(), which refuses a purged buffer, and lowered
+ * when a mapping is closed, after its pages were unmapped.
  */
 
 /* Puts a DONTNEED buffer on the purge list, once */
@@ -118,15 +138,13 @@ static size_t simgpu_bo_rss(struct drm_gem_object *obj)
 /*
  * Whether the buffer's pages are in use besides its shmem file: mapped by
  * a process, held by a job, or pinned whole by the shmem helpers (vmap,
- * export). Lockless snapshot; stable under the reservation lock, except
- * for a mapping made concurrently, which a purge turns into SIGBUS.
+ * export). Lockless snapshot; stable under the reservation lock, which
+ * the first mapping and the pins are made under.
  */
 static bool simgpu_bo_in_use(struct simgpu_bo *bo)
 {
-	struct drm_gem_object *obj = &bo->base.base;
-
 	return READ_ONCE(bo->base.pages) || atomic_read(&bo->job_pins) ||
-	       (obj->filp && mapping_mapped(obj->filp->f_mapping));
+	       atomic_read(&bo->mmap_count);
 }
 
 static enum drm_gem_object_status simgpu_bo_status(struct drm_gem_object *obj)
@@ -152,8 +170,8 @@ static enum drm_gem_object_status simgpu_bo_status(struct drm_gem_object *obj)
 /*
  * A page of a mapped buffer, found or allocated when it is first touched:
  * one page a fault, in the faulting process, charged to its memory cgroup
- * and counted in its RSS. A purged buffer's file has size 0, so its pages
- * are gone for good: SIGBUS.
+ * and counted in its RSS (RssShmem). The buffer is not purged while it is
+ * mapped.
  */
 static vm_fault_t simgpu_bo_fault(struct vm_fault *vmf)
 {
@@ -168,7 +186,7 @@ static vm_fault_t simgpu_bo_fault(struct vm_fault *vmf)
 
 	folio_lock(folio);
 	if (folio->mapping != mapping) {
-		/* Truncated by a purge meanwhile: fault again */
+		/* Truncated meanwhile: fault again */
 		folio_unlock(folio);
 		folio_put(folio);
 		return VM_FAULT_NOPAGE;
@@ -178,35 +196,70 @@ static vm_fault_t simgpu_bo_fault(struct vm_fault *vmf)
 	return VM_FAULT_LOCKED;
 }
 
+/* A copy of a mapping (fork, split, mremap): one more of the buffer */
+static void simgpu_bo_vm_open(struct vm_area_struct *vma)
+{
+	struct drm_gem_object *obj = vma->vm_private_data;
+
+	atomic_inc(&to_simgpu_bo(obj)->mmap_count);
+	drm_gem_vm_open(vma);
+}
+
+/* Called once the mapping's pages were unmapped */
+static void simgpu_bo_vm_close(struct vm_area_struct *vma)
+{
+	struct drm_gem_object *obj = vma->vm_private_data;
+
+	atomic_dec(&to_simgpu_bo(obj)->mmap_count);
+	drm_gem_vm_close(vma);
+}
+
 static const struct vm_operations_struct simgpu_bo_vm_ops = {
 	.fault = simgpu_bo_fault,
-	.open = drm_gem_vm_open,
-	.close = drm_gem_vm_close,
+	.open = simgpu_bo_vm_open,
+	.close = simgpu_bo_vm_close,
 };
 
 /*
  * Map a buffer without populating it: the shmem helpers would get and pin
  * all of its pages at mmap() time, in one loop that neither a fatal signal
  * nor the OOM killer can stop, with the pages counted in nobody's RSS.
- * The mapping is made a mapping of the buffer's shmem file (as i915 does
- * for its dma-bufs), so that the pages it maps are in the file's rmap:
- * truncating the file (a purge) unmaps them, and a mapping counts as one
- * for simgpu_bo_in_use(). Like any GEM mapping it holds a reference to
- * the buffer, taken by drm_gem_mmap_obj() and dropped when it is closed.
+ * The mapping stays a mapping of the file it was made through, which
+ * keeps the device and the module (see "simgpu buffer mappings" above).
+ * Like any GEM mapping it holds a reference to the buffer, taken by
+ * drm_gem_mmap_obj() and dropped when it is closed. mmap_lock is held,
+ * which nests outside the reservation lock.
+ *
+ * Returns: 0, -EINVAL for a private mapping or a purged buffer, or
+ * -EINTR or -ERESTARTSYS when interrupted.
  */
 static int simgpu_bo_mmap(struct drm_gem_object *obj,
 			  struct vm_area_struct *vma)
 {
+	struct simgpu_bo *bo = to_simgpu_bo(obj);
+	int ret;
+
 	if (obj->import_attach)
 		return drm_gem_shmem_object_mmap(obj, vma);
 	if (is_cow_mapping(vma->vm_flags))
 		return -EINVAL;
 
-	vma->vm_pgoff -= drm_vma_node_start(&obj->vma_node);
-	vma_set_file(vma, obj->filp);
-	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
+	/* The shrinker checks that nothing maps the buffer under this lock */
+	ret = dma_resv_lock_interruptible(obj->resv, NULL);
+	if (ret)
+		return ret;
+	if (bo->base.madv < 0) {
+		/* Purged after mmap() found its offset */
+		ret = -EINVAL;
+	} else {
+		/* Offsets in the buffer, as in its shmem file */
+		vma->vm_pgoff -= drm_vma_node_start(&obj->vma_node);
+		vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
+		atomic_inc(&bo->mmap_count);
+	}
+	dma_resv_unlock(obj->resv);
 
-	return 0;
+	return ret;
 }
 
 static const struct drm_gem_object_funcs simgpu_gem_funcs = {
@@ -319,12 +372,10 @@ static bool simgpu_bo_purgeable(struct simgpu_bo *bo)
  * drm_gem_shmem_purge() does not fit: it expects a buffer whose pages the
  * helpers hold mapped for the device (drm_gem_shmem_is_purgeable() wants
  * an sg table) and drops them. A simgpu buffer is purgeable only while
- * nothing uses its pages, so what is left is the helper's tail: mark it
- * purged, free the mmap offset and truncate the shmem file, which unmaps
- * its pages from any mapping. The file's size goes to 0 first, so that a
- * mapping made while the buffer was purged faults rather than gets fresh
- * pages: the shrinker holding the resv lock is the only writer of the
- * size. The resv lock is held.
+ * nothing uses its pages, no mapping included, so what is left is the
+ * helper's tail: mark it purged, free the mmap offset and truncate the
+ * shmem file. The file's size goes to 0 first: the shrinker holding the
+ * resv lock is the only writer of the size. The resv lock is held.
  */
 static void simgpu_bo_purge(struct simgpu_bo *bo)
 {

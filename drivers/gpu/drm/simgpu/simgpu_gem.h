@@ -22,11 +22,16 @@ struct drm_file;
  *	simgpu_bo_job_pin()); the shrinker leaves the buffer alone while it
  *	is not zero. Incremented under the reservation lock, decremented
  *	without it.
+ * @mmap_count: number of CPU mappings (VMAs) of the buffer; the shrinker
+ *	leaves the buffer alone while it is not zero. Raised from zero only
+ *	under the reservation lock (mmap()), from an existing mapping by its
+ *	copies, and lowered once a mapping's pages were unmapped.
  */
 struct simgpu_bo {
 	struct drm_gem_shmem_object base;
 	enum drm_simgpu_region region;
 	atomic_t job_pins;
+	atomic_t mmap_count;
 };
 
 static inline struct simgpu_bo *to_simgpu_bo(struct drm_gem_object *obj)

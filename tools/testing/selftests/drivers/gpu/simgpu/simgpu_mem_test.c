@@ -3,14 +3,18 @@
  * simgpu selftests: the bounds on buffer memory. No buffer is larger than
  * its region's limit, the regions fill up with -ENOSPC, and a buffer as
  * large as allowed is populated one page at a time, by mmap faults and
- * job writes, in a process that a signal kills at any moment.
+ * job writes, in a process that a signal kills at any moment. Mapped
+ * buffers are not purged, and a mapping outlives the driver's binding and
+ * keeps the module loaded.
  *
  * Copyright (c) 2026 @COPYRIGHT@
  */
 
+#include <setjmp.h>
 #include <signal.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysinfo.h>
 #include <sys/wait.h>
 
@@ -488,6 +492,180 @@ TEST_F(mem, killed_while_submitting)
 	killed_while_filling(_metadata, self->fd,
 			     self->region[DRM_SIMGPU_REGION_SYSTEM].max_bo_size,
 			     true);
+}
+
+/*
+ * The shrinker purges an idle DONTNEED buffer only while nothing maps it
+ * (drop_caches runs the shrinkers): a mapped one keeps its contents, the
+ * same buffer once unmapped is purged, and a purged one cannot be mapped
+ * again.
+ */
+TEST_F(mem, purge_waits_for_unmap)
+{
+	struct drm_simgpu_gem_madvise m = { .madv = DRM_SIMGPU_MADV_DONTNEED };
+	struct drm_simgpu_gem_mmap_offset o = {};
+	uint32_t *map;
+	uint32_t bo;
+
+	if (access("/proc/sys/vm/drop_caches", W_OK))
+		SKIP(return, "drop_caches needs root");
+	ASSERT_EQ(0, bo_create(self->fd, 16 * PAGE, DRM_SIMGPU_REGION_SYSTEM,
+			       &bo));
+	map = bo_mmap(self->fd, bo, 16 * PAGE);
+	ASSERT_NE(NULL, map);
+	memset(map, 0x5a, 16 * PAGE);
+	m.handle = bo;
+	ASSERT_EQ(0, sg_ioctl(self->fd, DRM_IOCTL_SIMGPU_GEM_MADVISE, &m));
+	ASSERT_EQ(1, m.retained);
+	ASSERT_EQ(0, file_write("/proc/sys/vm/drop_caches", "2"));
+	ASSERT_EQ(0x5a5a5a5a, map[15 * PAGE / 4]);
+	m.madv = DRM_SIMGPU_MADV_WILLNEED;
+	ASSERT_EQ(0, sg_ioctl(self->fd, DRM_IOCTL_SIMGPU_GEM_MADVISE, &m));
+	ASSERT_EQ(1, m.retained);
+
+	ASSERT_EQ(0, munmap(map, 16 * PAGE));
+	m.madv = DRM_SIMGPU_MADV_DONTNEED;
+	ASSERT_EQ(0, sg_ioctl(self->fd, DRM_IOCTL_SIMGPU_GEM_MADVISE, &m));
+	ASSERT_EQ(0, file_write("/proc/sys/vm/drop_caches", "2"));
+	m.madv = DRM_SIMGPU_MADV_WILLNEED;
+	ASSERT_EQ(0, sg_ioctl(self->fd, DRM_IOCTL_SIMGPU_GEM_MADVISE, &m));
+	ASSERT_EQ(0, m.retained);
+
+	/* The purge freed the offset; a new one maps nothing */
+	o.handle = bo;
+	ASSERT_EQ(0, sg_ioctl(self->fd, DRM_IOCTL_SIMGPU_GEM_MMAP_OFFSET, &o));
+	ASSERT_EQ(MAP_FAILED, mmap(NULL, 16 * PAGE, PROT_READ | PROT_WRITE,
+				   MAP_SHARED, self->fd, o.offset));
+	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(0, bo_close(self->fd, bo));
+}
+
+/* --- a mapping that outlives its device ----------------------------------- */
+
+#define GONE_SIZE	(1ULL << 20)
+
+static sigjmp_buf gone_jmp;
+
+static void gone_sigbus(int sig)
+{
+	siglongjmp(gone_jmp, 1);
+}
+
+/*
+ * Write @val to the word at @p and read it back: 1 if it reads back, 0 if
+ * either access raised SIGBUS, -1 if it reads back something else.
+ */
+static int gone_touch(volatile uint32_t *p, uint32_t val)
+{
+	struct sigaction sa = { .sa_handler = gone_sigbus }, old;
+	volatile int ret = 0;
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, &old);
+	if (!sigsetjmp(gone_jmp, 1)) {
+		*p = val;
+		ret = *p == val ? 1 : -1;
+	}
+	sigaction(SIGBUS, &old, NULL);
+	return ret;
+}
+
+FIXTURE(mapping_gone) {
+	char dev[256];
+	bool unloaded;
+};
+
+/* What happens to the device while its buffer is still mapped */
+FIXTURE_VARIANT(mapping_gone) {
+	bool unload;
+};
+
+/* The driver is unbound from the device (sysfs unbind) */
+FIXTURE_VARIANT_ADD(mapping_gone, unbind) {
+	.unload = false,
+};
+
+/* Unloading the module is attempted (delete_module(), as rmmod does) */
+FIXTURE_VARIANT_ADD(mapping_gone, unload) {
+	.unload = true,
+};
+
+FIXTURE_SETUP(mapping_gone)
+{
+	if (geteuid())
+		SKIP(return, "unbinding or unloading simgpu needs root");
+	if (simgpu_bound_dev(self->dev, sizeof(self->dev)))
+		SKIP(return, "simgpu is bound to no platform device");
+	if (variant->unload && simgpu_module_refs() < 0)
+		SKIP(return, "simgpu is not a module");
+	if (!variant->unload && access(SIMGPU_DRV_DIR "/unbind", W_OK))
+		SKIP(return, "no " SIMGPU_DRV_DIR "/unbind");
+}
+
+/* In the parent: whatever became of the test, simgpu is back */
+FIXTURE_TEARDOWN_PARENT(mapping_gone)
+{
+	if (self->dev[0]) {
+		simgpu_reload();
+		simgpu_rebind(self->dev);
+	}
+}
+
+/*
+ * A mapping of a buffer whose file was closed keeps what it uses: after
+ * the driver was unbound, or while the module is asked to unload, a page
+ * touched before reads back, one never touched either works or raises
+ * SIGBUS, and the unmap frees the buffer; the module cannot go while the
+ * mapping exists (or, if it could, nothing of it is left to use). No
+ * kernel report on the way.
+ */
+TEST_F(mapping_gone, touch_and_unmap)
+{
+	long taint0 = kernel_taint(), taint1;
+	volatile uint32_t *map;
+	uint32_t bo;
+	int fd, ret;
+
+	ASSERT_LE(0, taint0);
+	fd = client_open();
+	ASSERT_EQ(0, bo_create(fd, GONE_SIZE, DRM_SIMGPU_REGION_SYSTEM, &bo));
+	map = bo_mmap(fd, bo, GONE_SIZE);
+	ASSERT_NE(NULL, map);
+	ASSERT_EQ(1, gone_touch(&map[0], 0x5a5a5a5a));
+	ASSERT_EQ(0, close(fd));
+
+	if (variant->unload) {
+		ret = syscall(__NR_delete_module, "simgpu", O_NONBLOCK);
+		/*
+		 * The mapping holds the module: delete_module() fails with
+		 * EWOULDBLOCK (rmmod tells "in use" from refcnt first).
+		 */
+		if (ret) {
+			ASSERT_TRUE(errno == EWOULDBLOCK || errno == EBUSY)
+				TH_LOG("delete_module: %s", strerror(errno));
+		}
+		self->unloaded = !ret;
+	} else {
+		ASSERT_EQ(0, file_write(SIMGPU_DRV_DIR "/unbind", self->dev));
+	}
+
+	/* A page touched before has its contents, unless it is gone */
+	ret = gone_touch(&map[0], 0x5a5a5a5a);
+	ASSERT_LE(0, ret);
+	/* A page never touched, further in */
+	ret = gone_touch(&map[(GONE_SIZE / 2 + PAGE) / 4], 0xc0ffee);
+	ASSERT_LE(0, ret);
+	ASSERT_EQ(0, munmap((void *)map, GONE_SIZE));
+
+	taint1 = kernel_taint();
+	ASSERT_EQ(0, (taint1 & ~taint0) & SIMGPU_TAINT_REPORTS)
+		TH_LOG("tainted %#lx after %#lx", taint1, taint0);
+
+	if (self->unloaded) {
+		ASSERT_EQ(0, simgpu_reload());
+	} else if (!variant->unload) {
+		ASSERT_EQ(0, simgpu_rebind(self->dev));
+	}
 }
 
 int main(int argc, char **argv)

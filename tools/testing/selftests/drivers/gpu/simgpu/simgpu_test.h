@@ -13,6 +13,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -100,6 +101,94 @@ static inline int file_long(const char *path, long *v)
 	if (!ret)
 		*v = strtol(buf, NULL, 0);
 	return ret;
+}
+
+/* --- the driver's binding and its module ------------------------------------ */
+
+#define SIMGPU_DRV_DIR	"/sys/bus/platform/drivers/simgpu"
+
+/* Taint flags a kernel report sets: bad page or KASAN (B), oops (D), WARN (W) */
+#define SIMGPU_TAINT_REPORTS	((1L << 5) | (1L << 7) | (1L << 9))
+
+/* The kernel's taint flags, or -1 */
+static inline long kernel_taint(void)
+{
+	long v;
+
+	return file_long("/proc/sys/kernel/tainted", &v) ? -1 : v;
+}
+
+/* simgpu's module reference count, or -1 when simgpu is built in */
+static inline long simgpu_module_refs(void)
+{
+	long v;
+
+	if (access("/sys/module/simgpu/initstate", F_OK) ||
+	    file_long("/sys/module/simgpu/refcnt", &v))
+		return -1;
+	return v;
+}
+
+/* The platform device simgpu is bound to ("simgpu.0") in @dev: 0 or -ENODEV */
+static inline int simgpu_bound_dev(char *dev, size_t size)
+{
+	DIR *d = opendir(SIMGPU_DRV_DIR);
+	struct dirent *e;
+	int ret = -ENODEV;
+
+	while (d && (e = readdir(d))) {
+		if (!strncmp(e->d_name, "simgpu.", 7)) {
+			snprintf(dev, size, "%s", e->d_name);
+			ret = 0;
+			break;
+		}
+	}
+	if (d)
+		closedir(d);
+	return ret;
+}
+
+/* Wait up to 5 s (probing may be asynchronous) for a simgpu render node */
+static inline int simgpu_wait_node(void)
+{
+	uint64_t deadline = now_ns() + 5000000000ULL;
+	int fd;
+
+	while ((fd = open_simgpu()) < 0 && now_ns() < deadline)
+		usleep(50000);
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
+}
+
+/*
+ * Bind simgpu to the platform device @dev again after a test unbound it,
+ * and wait for its render node: 0 or -errno.
+ */
+static inline int simgpu_rebind(const char *dev)
+{
+	char path[512];
+	int ret;
+
+	snprintf(path, sizeof(path), SIMGPU_DRV_DIR "/%s", dev);
+	if (access(path, F_OK)) {
+		ret = file_write(SIMGPU_DRV_DIR "/bind", dev);
+		if (ret)
+			return ret;
+	}
+	return simgpu_wait_node();
+}
+
+/*
+ * Load simgpu again after a test unloaded it (modprobe, as vm-run does),
+ * and wait for its render node: 0 or -errno.
+ */
+static inline int simgpu_reload(void)
+{
+	if (access("/sys/module/simgpu", F_OK) && system("modprobe simgpu"))
+		return -ENOENT;
+	return simgpu_wait_node();
 }
 
 /* --- device ---------------------------------------------------------------- */
