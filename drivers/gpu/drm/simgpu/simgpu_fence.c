@@ -3,9 +3,48 @@
  * Copyright (c) 2026 @COPYRIGHT@
  */
 
+#include <linux/module.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 
 #include "simgpu_fence.h"
+#include "simgpu_queue.h"
+
+/**
+ * DOC: simgpu job fences
+ *
+ * The fences of a job that leave the driver (into the out syncobj and the
+ * reservation objects of the job's buffers, and from there into
+ * sync_files, dma-bufs and other drivers) can outlive the client's file,
+ * the device and the module: nothing bounds how long userspace keeps a
+ * sync_file. Everything such a fence points at must live as long as the
+ * fence: its ops, its lock and its names.
+ *
+ * The scheduler's fences of a job point at the engine's scheduler (its
+ * name, &drm_sched_fence.sched), and the hardware fence at the engine's
+ * lock, all in the device's memory, which goes when the device is
+ * released; the driver is not told when those fences are freed. So they
+ * never leave the driver: only the job, the exec queue's entity and the
+ * scheduler reference them, all gone before the exec queue is freed, and
+ * each exec queue holds the device.
+ *
+ * What leaves is the job's out fence, &struct simgpu_out_fence, which the
+ * finished fence's callback signals with the job's error. It points at
+ * nothing but itself (its lock and its engine's name are its own) and the
+ * module, whose code and ops it uses. Each out fence holds a reference to
+ * the module until it is freed, so the module cannot be unloaded while
+ * one exists (rmmod says it is in use, delete_module() fails with
+ * EWOULDBLOCK); the driver can be unbound and the device freed meanwhile.
+ * The release comes in any context, and the module reference must not be
+ * dropped by module code that has yet to return: a work item on the
+ * module's workqueue frees the fence and drops it, and module exit
+ * destroys that workqueue, which waits for the work to return.
+ *
+ * The out fence is on the finished fence's timeline (same context and
+ * seqno), the only fence of that timeline outside the driver: the
+ * scheduler skips a dependency on an earlier job of the same exec queue,
+ * which runs in order anyway, as it did for the finished fence.
+ */
 
 static const char *simgpu_fence_get_driver_name(struct dma_fence *fence)
 {
@@ -48,4 +87,95 @@ void simgpu_fence_init(struct simgpu_fence *fence, spinlock_t *lock,
 		       u64 context, u64 seqno)
 {
 	dma_fence_init(&fence->base, &simgpu_fence_ops, lock, context, seqno);
+}
+
+static struct simgpu_out_fence *to_simgpu_out_fence(struct dma_fence *fence)
+{
+	return container_of(fence, struct simgpu_out_fence, base);
+}
+
+static const char *simgpu_out_fence_get_timeline_name(struct dma_fence *fence)
+{
+	return to_simgpu_out_fence(fence)->timeline;
+}
+
+static void simgpu_out_fence_free(struct work_struct *work)
+{
+	struct simgpu_out_fence *out = container_of(work,
+						    struct simgpu_out_fence,
+						    free_work);
+
+	dma_fence_free(&out->base);
+	/* Module exit waits for this function to return */
+	module_put(THIS_MODULE);
+}
+
+/* Any context, even under a spinlock: the work frees the fence */
+static void simgpu_out_fence_release(struct dma_fence *fence)
+{
+	struct simgpu_out_fence *out = to_simgpu_out_fence(fence);
+
+	INIT_WORK(&out->free_work, simgpu_out_fence_free);
+	simgpu_queue_defer(&out->free_work);
+}
+
+static const struct dma_fence_ops simgpu_out_fence_ops = {
+	.get_driver_name = simgpu_fence_get_driver_name,
+	.get_timeline_name = simgpu_out_fence_get_timeline_name,
+	.release = simgpu_out_fence_release,
+};
+
+/* The finished fence signalled: so does the out fence, with its error */
+static void simgpu_out_fence_cb(struct dma_fence *finished,
+				struct dma_fence_cb *cb)
+{
+	struct simgpu_out_fence *out = container_of(cb, struct simgpu_out_fence,
+						    cb);
+
+	if (finished->error)
+		dma_fence_set_error(&out->base, finished->error);
+	dma_fence_signal(&out->base);
+	dma_fence_put(&out->base);
+}
+
+/**
+ * simgpu_out_fence_alloc - preallocate a job's out fence
+ *
+ * Free it with kfree() while simgpu_out_fence_init() has not been called;
+ * afterwards it is reference counted.
+ *
+ * Returns: the fence or NULL.
+ */
+struct simgpu_out_fence *simgpu_out_fence_alloc(void)
+{
+	return kzalloc(sizeof(struct simgpu_out_fence), GFP_KERNEL_ACCOUNT);
+}
+
+/**
+ * simgpu_out_fence_init - initialise a job's out fence
+ * @out: the fence from simgpu_out_fence_alloc()
+ * @finished: the finished fence of the armed job
+ * @timeline: the name of the job's engine
+ *
+ * Takes a module reference, which the fence holds until it is freed. The
+ * caller holds one, through the file it submits on.
+ *
+ * Returns: the out fence, with a reference for the caller.
+ */
+struct dma_fence *simgpu_out_fence_init(struct simgpu_out_fence *out,
+					struct dma_fence *finished,
+					const char *timeline)
+{
+	__module_get(THIS_MODULE);
+	spin_lock_init(&out->lock);
+	strscpy(out->timeline, timeline);
+	dma_fence_init(&out->base, &simgpu_out_fence_ops, &out->lock,
+		       finished->context, finished->seqno);
+
+	/* A reference for the callback, dropped when it ran */
+	dma_fence_get(&out->base);
+	if (dma_fence_add_callback(finished, &out->cb, simgpu_out_fence_cb))
+		simgpu_out_fence_cb(finished, &out->cb);
+
+	return &out->base;
 }

@@ -35,8 +35,9 @@
  * they write (only those: a job writing one word of a huge buffer
  * allocates one page of it) and translates them into a hardware batch (with
  * physical addresses) before the job is armed, so that nothing can fail or
- * allocate once it is pushed: the hardware fence is preallocated too. The
- * job's finished fence goes into the reservation object of every buffer
+ * allocate once it is pushed: the hardware fence and the out fence are
+ * preallocated too. The job's out fence (see "simgpu job fences"), never
+ * its scheduler fences, goes into the reservation object of every buffer
  * it writes or names in bo_handles, and into the out syncobj.
  */
 
@@ -655,10 +656,11 @@ int simgpu_ioctl_submit(struct drm_device *drm, void *data,
 {
 	struct simgpu_file *sfile = to_simgpu_file(file);
 	struct drm_simgpu_submit *args = data;
+	struct simgpu_out_fence *out_fence = NULL;
 	struct drm_syncobj *out_sync = NULL;
 	struct drm_simgpu_cmd *cmds = NULL;
 	struct ww_acquire_ctx ticket;
-	struct dma_fence *finished;
+	struct dma_fence *fence;
 	struct simgpu_queue *queue;
 	struct simgpu_job *job;
 	bool sched_init = false;
@@ -707,6 +709,12 @@ int simgpu_ioctl_submit(struct drm_device *drm, void *data,
 	if (ret)
 		goto err_job;
 
+	out_fence = simgpu_out_fence_alloc();
+	if (!out_fence) {
+		ret = -ENOMEM;
+		goto err_job;
+	}
+
 	ret = drm_sched_job_init(&job->base, &queue->entity, 1, queue,
 				 file->client_id);
 	if (ret)
@@ -739,9 +747,10 @@ int simgpu_ioctl_submit(struct drm_device *drm, void *data,
 	job->seqno = ++queue->seqno;
 	simgpu_perfmon_job_queue(job);
 	drm_sched_job_arm(&job->base);
-	finished = dma_fence_get(&job->base.s_fence->finished);
+	fence = simgpu_out_fence_init(out_fence, &job->base.s_fence->finished,
+				      queue->engine->name);
 	for (i = 0; i < job->num_bos; i++)
-		dma_resv_add_fence(job->bos[i]->resv, finished,
+		dma_resv_add_fence(job->bos[i]->resv, fence,
 				   DMA_RESV_USAGE_WRITE);
 	drm_gem_unlock_reservations(job->bos, job->num_bos, &ticket);
 	trace_simgpu_job_submit(job, file->client_id);
@@ -750,15 +759,16 @@ int simgpu_ioctl_submit(struct drm_device *drm, void *data,
 	mutex_unlock(&queue->lock);
 
 	if (out_sync) {
-		drm_syncobj_replace_fence(out_sync, finished);
+		drm_syncobj_replace_fence(out_sync, fence);
 		drm_syncobj_put(out_sync);
 	}
-	dma_fence_put(finished);
+	dma_fence_put(fence);
 	kvfree(cmds);
 
 	return 0;
 
 err_job:
+	kfree(out_fence);
 	if (out_sync)
 		drm_syncobj_put(out_sync);
 	if (sched_init)

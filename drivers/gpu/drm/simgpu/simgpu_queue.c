@@ -28,7 +28,8 @@
  * system workqueue: it may drop the last reference to the device and so run
  * the device's release, module code. Module exit waits until every queue
  * was freed, then destroys the workqueue, which also waits for the last
- * work function to return; so no work outlives the module.
+ * work function to return; so no work outlives the module. The jobs' out
+ * fences are freed there too, see "simgpu job fences".
  */
 
 static struct workqueue_struct *simgpu_queue_wq;
@@ -132,7 +133,7 @@ void simgpu_queue_module_exit(void)
 /**
  * simgpu_queue_defer - run a work item on the module's workqueue
  * @work: the work, whose function may drop the last reference to an exec
- *	queue
+ *	queue, or a reference to the module
  *
  * Module exit waits for the last exec queue to be freed, then destroys the
  * workqueue, which waits for @work to return.

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * simgpu selftests: submission, completion and ordering, hang recovery,
- * PRIME, fdinfo and the argument checks of every ioctl.
+ * PRIME, fdinfo, the argument checks of every ioctl, and job fences that
+ * outlive their device and the module's load.
  *
  * Copyright (c) 2026 @COPYRIGHT@
  */
 
 #include <poll.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include <linux/sync_file.h>
@@ -678,6 +680,155 @@ TEST_F(ioctl, load_generator)
 	ASSERT_EQ(2, WEXITSTATUS(ret));
 	if (!checker)
 		SKIP(return, "drm-fdinfo-check not on PATH");
+}
+
+/* --- job fences that outlive their device ---------------------------------- */
+
+FIXTURE(fence_gone) {
+	char dev[256];
+	bool unloaded;
+};
+
+FIXTURE_VARIANT(fence_gone) {
+	/* Unloading the module is attempted, else the driver is unbound */
+	bool unload;
+	/* The job still runs when its client closes the device */
+	bool running;
+};
+
+FIXTURE_VARIANT_ADD(fence_gone, unload_signalled) {
+	.unload = true,
+};
+
+FIXTURE_VARIANT_ADD(fence_gone, unload_running) {
+	.unload = true,
+	.running = true,
+};
+
+FIXTURE_VARIANT_ADD(fence_gone, unbind_signalled) {
+	.unload = false,
+};
+
+FIXTURE_VARIANT_ADD(fence_gone, unbind_running) {
+	.unload = false,
+	.running = true,
+};
+
+FIXTURE_SETUP(fence_gone)
+{
+	if (geteuid())
+		SKIP(return, "unbinding or unloading simgpu needs root");
+	if (simgpu_bound_dev(self->dev, sizeof(self->dev)))
+		SKIP(return, "simgpu is bound to no platform device");
+	if (variant->unload && simgpu_module_refs() < 0)
+		SKIP(return, "simgpu is not a module");
+	if (!variant->unload && access(SIMGPU_DRV_DIR "/unbind", W_OK))
+		SKIP(return, "no " SIMGPU_DRV_DIR "/unbind");
+}
+
+/* In the parent: whatever became of the test, simgpu is back */
+FIXTURE_TEARDOWN_PARENT(fence_gone)
+{
+	if (self->dev[0]) {
+		simgpu_reload();
+		simgpu_rebind(self->dev);
+	}
+}
+
+/* SYNC_IOC_FILE_INFO of a sync_file of one fence: 0 or -errno */
+static int sync_file_info(int fd, struct sync_file_info *info,
+			  struct sync_fence_info *fence)
+{
+	memset(info, 0, sizeof(*info));
+	memset(fence, 0, sizeof(*fence));
+	info->num_fences = 1;
+	info->sync_fence_info = (uintptr_t)fence;
+	return sg_ioctl(fd, SYNC_IOC_FILE_INFO, info);
+}
+
+/*
+ * A job's fence, exported from its out syncobj as a sync_file, outlives
+ * its client's file and then the driver's binding, or is kept across an
+ * attempt to unload the module: its info and its release must not reach
+ * anything of the device or the module that is gone. The module cannot go
+ * while the fence exists (or, if it could, nothing of it is left to use),
+ * and the fence's reference to it is dropped once the fence is freed.
+ */
+TEST_F(fence_gone, sync_file_info_and_release)
+{
+	struct drm_simgpu_cmd cmd = {
+		.op = DRM_SIMGPU_CMD_BUSY,
+		.value = variant->running ? 300000000 : 1000000,
+	};
+	struct drm_syncobj_handle h = {
+		.flags = DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE,
+		.fd = -1,
+	};
+	long taint0 = kernel_taint(), taint1, refs0 = simgpu_module_refs();
+	struct pollfd pfd = { .events = POLLIN };
+	struct sync_fence_info fence;
+	struct sync_file_info info;
+	uint64_t deadline;
+	uint32_t queue, sync;
+	int fd, ret;
+
+	ASSERT_LE(0, taint0);
+	fd = client_open();
+	ASSERT_EQ(0, queue_create(fd, DRM_SIMGPU_ENGINE_CLASS_COPY, 0, &queue));
+	ASSERT_EQ(0, syncobj_create(fd, &sync));
+	ASSERT_EQ(0, submit_sync(fd, queue, &cmd, 1, 0, sync));
+	if (!variant->running)
+		ASSERT_EQ(0, syncobj_wait(fd, sync, INT64_MAX));
+	h.handle = sync;
+	ASSERT_EQ(0, sg_ioctl(fd, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &h));
+	ASSERT_LE(0, h.fd);
+	ASSERT_EQ(0, close(fd));
+
+	if (variant->unload) {
+		ret = syscall(__NR_delete_module, "simgpu", O_NONBLOCK);
+		/*
+		 * The fence holds the module: delete_module() fails with
+		 * EWOULDBLOCK (rmmod tells "in use" from refcnt first).
+		 */
+		if (ret) {
+			ASSERT_TRUE(errno == EWOULDBLOCK || errno == EBUSY)
+				TH_LOG("delete_module: %s", strerror(errno));
+		}
+		self->unloaded = !ret;
+	} else {
+		ASSERT_EQ(0, file_write(SIMGPU_DRV_DIR "/unbind", self->dev));
+	}
+
+	ASSERT_EQ(0, sync_file_info(h.fd, &info, &fence));
+	ASSERT_EQ(1, info.num_fences);
+	ASSERT_NE(0, fence.driver_name[0]);
+	ASSERT_NE(0, fence.obj_name[0]);
+	/* The job completes, whatever became of its device */
+	pfd.fd = h.fd;
+	ASSERT_EQ(1, poll(&pfd, 1, 10000));
+	ASSERT_EQ(0, sync_file_info(h.fd, &info, &fence));
+	ASSERT_EQ(1, info.status);
+	ASSERT_EQ(1, fence.status);
+	ASSERT_EQ(0, close(h.fd));
+
+	/* The fence's module reference goes with it (freed by a worker) */
+	deadline = now_ns() + 2000000000ULL;
+	while (!self->unloaded && refs0 >= 0 &&
+	       simgpu_module_refs() != refs0 && now_ns() < deadline)
+		usleep(10000);
+	if (!self->unloaded && refs0 >= 0) {
+		ASSERT_EQ(refs0, simgpu_module_refs());
+	}
+
+	taint1 = kernel_taint();
+	ASSERT_EQ(0, (taint1 & ~taint0) & SIMGPU_TAINT_REPORTS)
+		TH_LOG("tainted %#lx after %#lx", taint1, taint0);
+
+	if (self->unloaded) {
+		ASSERT_EQ(0, simgpu_reload());
+	} else if (!variant->unload) {
+		ASSERT_EQ(0, simgpu_rebind(self->dev));
+	}
 }
 
 int main(int argc, char **argv)
