@@ -21,6 +21,7 @@
 #include <kunit/visibility.h>
 
 #include "simgpu_drv.h"
+#include "simgpu_engine.h"
 #include "simgpu_fence.h"
 #include "simgpu_gem.h"
 #include "simgpu_job.h"
