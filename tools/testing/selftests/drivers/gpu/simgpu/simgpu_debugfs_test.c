@@ -218,11 +218,12 @@ static void read_purge(struct __test_metadata *_metadata, const char *dbg,
 		       unsigned long *count, unsigned long *listed)
 {
 	char path[PATH_MAX], buf[128];
+	int n;
 
 	snprintf(path, sizeof(path), "%s/simgpu_purge", dbg);
 	ASSERT_EQ(0, file_read(path, buf, sizeof(buf)));
-	ASSERT_EQ(2, sscanf(buf, "count %lu listed %lu", count, listed))
-		TH_LOG("%s: %s", path, buf);
+	n = sscanf(buf, "count %lu listed %lu", count, listed);
+	ASSERT_EQ(2, n) TH_LOG("%s: %s", path, buf);
 	ASSERT_EQ(*listed, *count) TH_LOG("%s: %s", path, buf);
 }
 

@@ -329,7 +329,7 @@ TEST_F(ioctl, reset_fence_order)
 			EXPECT_EQ(-ETIMEDOUT, f[0].status);
 			EXPECT_EQ(-ECANCELED, f[1].status);
 			if (f[1].timestamp_ns < f[0].timestamp_ns) {
-				TH_LOG("round %u, engine %u:%u: the cancelled job signalled %llu ns first",
+				TH_LOG("round %u, %u:%u: the cancelled job signalled %llu ns first",
 				       r, engines.info[i].engine_class,
 				       engines.info[i].engine_instance,
 				       (unsigned long long)(f[0].timestamp_ns -
@@ -641,9 +641,12 @@ static pid_t parent_of(pid_t pid)
  */
 TEST_F(ioctl, load_generator)
 {
-	static const char load_cmd[] =
-		"simgpu-load --class ccs --duty 50 --seconds 600 "
-		"--queues 2 --clients 3 --alloc memory:1M --alloc vram0:2M";
+	static const char * const load_args[] = {
+		"simgpu-load --class ccs --duty 50 --seconds 600",
+		"--queues 2 --clients 3",
+		"--alloc memory:1M --alloc vram0:2M",
+	};
+	char load_cmd[128];
 	int pids[3], cfd, pid, ret;
 	unsigned int n = 0, i, good = 0;
 	char line[128];
@@ -654,6 +657,8 @@ TEST_F(ioctl, load_generator)
 		SKIP(return, "simgpu-load not on PATH");
 	checker = on_path("drm-fdinfo-check");
 
+	snprintf(load_cmd, sizeof(load_cmd), "%s %s %s", load_args[0],
+		 load_args[1], load_args[2]);
 	f = popen(load_cmd, "r");
 	ASSERT_NE(NULL, f);
 	while (n < ARRAY_SIZE(pids) && fgets(line, sizeof(line), f) &&
@@ -764,7 +769,7 @@ TEST_F(fence_gone, sync_file_info_and_release)
 		.flags = DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE,
 		.fd = -1,
 	};
-	long taint0 = kernel_taint(), taint1, refs0 = simgpu_module_refs();
+	long taint0 = kernel_taint(), taint1, refs0 = simgpu_module_refs(), refs;
 	struct pollfd pfd = { .events = POLLIN };
 	struct sync_fence_info fence;
 	struct sync_file_info info;
@@ -816,19 +821,24 @@ TEST_F(fence_gone, sync_file_info_and_release)
 	while (!self->unloaded && refs0 >= 0 &&
 	       simgpu_module_refs() != refs0 && now_ns() < deadline)
 		usleep(10000);
-	if (!self->unloaded && refs0 >= 0) {
-		ASSERT_EQ(refs0, simgpu_module_refs());
-	}
+	if (!self->unloaded && refs0 >= 0)
+		refs = simgpu_module_refs();
+	else
+		refs = refs0;
+	ASSERT_EQ(refs0, refs);
 
 	taint1 = kernel_taint();
 	ASSERT_EQ(0, (taint1 & ~taint0) & SIMGPU_TAINT_REPORTS)
 		TH_LOG("tainted %#lx after %#lx", taint1, taint0);
 
-	if (self->unloaded) {
-		ASSERT_EQ(0, simgpu_reload());
-	} else if (!variant->unload) {
-		ASSERT_EQ(0, simgpu_rebind(self->dev));
-	}
+	/* The device back for the tests to come */
+	if (self->unloaded)
+		ret = simgpu_reload();
+	else if (!variant->unload)
+		ret = simgpu_rebind(self->dev);
+	else
+		ret = 0;
+	ASSERT_EQ(0, ret);
 }
 
 int main(int argc, char **argv)
