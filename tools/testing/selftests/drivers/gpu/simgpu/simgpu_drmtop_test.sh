@@ -68,6 +68,10 @@ wait_lines() {
 # The loads run until every check that needs them is done; they are paced
 # on the GPU's clock, with work queued ahead, so that drmtop's scans of
 # /proc (or a busy host) delaying their submitters do not change them.
+# Their output files exist before wait_lines reads them, whenever the
+# background shells get to their redirections.
+: > "$tmp/rcs"
+: > "$tmp/ccs"
 simgpu-load --class rcs --duty 40 --seconds 120 \
 	> "$tmp/rcs" 2> "$tmp/rcs.err" &
 rcs_load=$!
