@@ -721,14 +721,11 @@ FIXTURE_VARIANT_ADD(fence_gone, unbind_running) {
 
 FIXTURE_SETUP(fence_gone)
 {
-	if (geteuid())
-		SKIP(return, "unbinding or unloading simgpu needs root");
-	if (simgpu_bound_dev(self->dev, sizeof(self->dev)))
-		SKIP(return, "simgpu is bound to no platform device");
-	if (variant->unload && simgpu_module_refs() < 0)
-		SKIP(return, "simgpu is not a module");
-	if (!variant->unload && access(SIMGPU_DRV_DIR "/unbind", W_OK))
-		SKIP(return, "no " SIMGPU_DRV_DIR "/unbind");
+	const char *why = simgpu_gone_setup(self->dev, sizeof(self->dev),
+					    variant->unload);
+
+	if (why)
+		SKIP(return, "%s", why);
 }
 
 /* In the parent: whatever became of the test, simgpu is back */
@@ -832,13 +829,8 @@ TEST_F(fence_gone, sync_file_info_and_release)
 		TH_LOG("tainted %#lx after %#lx", taint1, taint0);
 
 	/* The device back for the tests to come */
-	if (self->unloaded)
-		ret = simgpu_reload();
-	else if (!variant->unload)
-		ret = simgpu_rebind(self->dev);
-	else
-		ret = 0;
-	ASSERT_EQ(0, ret);
+	ASSERT_EQ(0, simgpu_gone_restore(self->dev, variant->unload,
+					  self->unloaded));
 }
 
 int main(int argc, char **argv)

@@ -191,6 +191,39 @@ static inline int simgpu_reload(void)
 	return simgpu_wait_node();
 }
 
+/*
+ * For a test that unbinds simgpu (@unload false) or asks the module to
+ * unload: finds the bound device into @dev. Returns NULL, or why the test
+ * cannot run, to skip it with.
+ */
+static inline const char *simgpu_gone_setup(char *dev, size_t size,
+					    bool unload)
+{
+	if (geteuid())
+		return "unbinding or unloading simgpu needs root";
+	if (simgpu_bound_dev(dev, size))
+		return "simgpu is bound to no platform device";
+	if (unload && simgpu_module_refs() < 0)
+		return "simgpu is not a module";
+	if (!unload && access(SIMGPU_DRV_DIR "/unbind", W_OK))
+		return "no " SIMGPU_DRV_DIR "/unbind";
+	return NULL;
+}
+
+/*
+ * After such a test: loads simgpu again if it went (@unloaded), binds it
+ * again if it was unbound (@unload false). 0 or -errno.
+ */
+static inline int simgpu_gone_restore(const char *dev, bool unload,
+				      bool unloaded)
+{
+	if (unloaded)
+		return simgpu_reload();
+	if (!unload)
+		return simgpu_rebind(dev);
+	return 0;
+}
+
 /* --- device ---------------------------------------------------------------- */
 
 /*
