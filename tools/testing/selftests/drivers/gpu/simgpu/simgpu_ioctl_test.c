@@ -830,7 +830,7 @@ TEST_F(fence_gone, sync_file_info_and_release)
 
 	/* The device back for the tests to come */
 	ASSERT_EQ(0, simgpu_gone_restore(self->dev, variant->unload,
-					  self->unloaded));
+					 self->unloaded));
 }
 
 int main(int argc, char **argv)

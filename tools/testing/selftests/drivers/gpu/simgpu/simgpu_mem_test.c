@@ -660,7 +660,7 @@ TEST_F(mapping_gone, touch_and_unmap)
 
 	/* The device back for the tests to come */
 	ASSERT_EQ(0, simgpu_gone_restore(self->dev, variant->unload,
-					  self->unloaded));
+					 self->unloaded));
 }
 
 int main(int argc, char **argv)
