@@ -485,7 +485,7 @@ static void fdinfo_test_seqno_wrap(struct kunit *test)
 		      RING_TIMESTAMP_LO);
 	KUNIT_EXPECT_EQ(test, fdinfo_value(test, fdinfo_read(test, file),
 					   "drm-cycles-rcs"),
-			ticks(ft, 3 * NSEC_PER_SEC / 4));
+			ticks(ft, 3ULL * NSEC_PER_SEC / 4));
 }
 
 /* Four compute engines busy: four times the cycles, capacity 4. */
