@@ -301,13 +301,13 @@ static void fdinfo_test_running_context(struct kunit *test)
 
 	/* Windows of 0.5 s while the job runs, from 1 s to 3.5 s */
 	for (i = 1; i <= 5; i++) {
-		clock_set(ft, NSEC_PER_SEC + i * NSEC_PER_SEC / 2);
+		clock_set(ft, NSEC_PER_SEC + (u64)i * NSEC_PER_SEC / 2);
 		cycles = fdinfo_value(test, fdinfo_read(test, file),
 				      "drm-cycles-rcs");
 		total = fdinfo_value(test, ft->buf, "drm-total-cycles-rcs");
 		KUNIT_EXPECT_EQ_MSG(test, cycles - prev_cycles,
 				    total - prev_total, "window %u", i);
-		KUNIT_EXPECT_EQ_MSG(test, cycles, ticks(ft, i * NSEC_PER_SEC / 2),
+		KUNIT_EXPECT_EQ_MSG(test, cycles, ticks(ft, (u64)i * NSEC_PER_SEC / 2),
 				    "window %u", i);
 		prev_cycles = cycles;
 		prev_total = total;
