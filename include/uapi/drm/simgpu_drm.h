@@ -179,6 +179,18 @@ struct drm_simgpu_query_config {
 	 * %DRM_SIMGPU_MAX_IN_SYNCS.
 	 */
 	__u32 max_in_syncs;
+
+	/**
+	 * @max_job_ns: the longest a job may run on its engine, in
+	 * nanoseconds, making progress or not (5 s unless the ``max_job_ms``
+	 * module parameter says otherwise), counted from when the engine
+	 * starts it: the time it waits behind other jobs is not included. A
+	 * job still running at the limit is stopped: its fence fails with
+	 * -ETIMEDOUT, its engine is reset and its exec queue banned, as for
+	 * a hang, and the jobs queued behind it on the engine run. Work that
+	 * takes longer must be split into several jobs.
+	 */
+	__u64 max_job_ns;
 };
 
 /**
@@ -429,7 +441,8 @@ struct drm_simgpu_gem_madvise {
  * enum drm_simgpu_cmd_op - commands a job is made of
  *
  * @DRM_SIMGPU_CMD_BUSY: keep the engine busy for &drm_simgpu_cmd.value
- *	nanoseconds (at most one second per command).
+ *	nanoseconds (at most one second per command; a whole job runs for
+ *	&drm_simgpu_query_config.max_job_ns at most).
  * @DRM_SIMGPU_CMD_HANG: never complete; the job times out and the engine
  *	is reset.
  * @DRM_SIMGPU_CMD_WRITE: write &drm_simgpu_cmd.value, which must fit in
@@ -437,9 +450,10 @@ struct drm_simgpu_gem_madvise {
  *	&drm_simgpu_cmd.offset, which must be 4-byte aligned and inside the
  *	buffer.
  * @DRM_SIMGPU_CMD_IDLE: switch the job's context out for
- *	&drm_simgpu_cmd.value nanoseconds (at most one second per command),
- *	then back in and go on. The context gains no engine time meanwhile and
- *	the engine runs nothing else: jobs queued behind on it wait. With BUSY
+ *	&drm_simgpu_cmd.value nanoseconds (at most one second per command,
+ *	counted in the job's run time), then back in and go on. The context
+ *	gains no engine time meanwhile and the engine runs nothing else: jobs
+ *	queued behind on it wait. With BUSY
  *	it gives a duty cycle on the GPU's own clock, which a queue of work
  *	keeps exact however late the submitter runs.
  * @DRM_SIMGPU_CMD_COPY: copy within the buffer &drm_simgpu_cmd.handle, to
@@ -573,9 +587,10 @@ struct drm_simgpu_cmd {
  * - -EFAULT: @cmds, @bo_handles or @in_syncs could not be read.
  *
  * A job's fence (in @out_sync) completes with an error when the job did
- * not run to its end: -ETIMEDOUT for the job that hung its engine,
- * -ECANCELED for the other jobs of its exec queue, which is banned, and
- * -EIO when the engine lost the job.
+ * not run to its end: -ETIMEDOUT for the job that hung its engine or ran
+ * longer than &drm_simgpu_query_config.max_job_ns, -ECANCELED for the
+ * other jobs of its exec queue, which is banned, and -EIO when the engine
+ * lost the job.
  */
 struct drm_simgpu_submit {
 	/** @exec_queue_id: the exec queue. */

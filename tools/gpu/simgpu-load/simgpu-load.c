@@ -8,9 +8,11 @@
  * render node and its own exec queues. The duty cycle is paced on the GPU's
  * own clock: every period of every queue is a BUSY command of duty * period
  * followed by an IDLE command of the rest, which switches the context out.
- * Each job covers about BATCH_NS of periods and about AHEAD_NS of them are
- * kept queued, so the load stays exact while the submitter waits for a CPU
- * for up to that long. Once all clients are open and submitting, one line
+ * Each job covers about BATCH_NS of periods (one at least: a period may
+ * not be longer than the device lets a job run, the max_job_ns of
+ * DRM_SIMGPU_QUERY_CONFIG) and about AHEAD_NS of them are kept queued,
+ * so the load stays exact while the submitter waits for a CPU for up to
+ * that long. Once all clients are open and submitting, one line
  * "client <pid> <fd>" per client is printed on stdout, so that tools can
  * find their fdinfo.
  *
@@ -95,7 +97,8 @@ static void print_help(FILE *f)
 		"  --class      engine class to load (default rcs)\n"
 		"  --instance   engine instance (default: any, spread by the driver)\n"
 		"  --duty       busy percentage of each period, 0-100 (default 50)\n"
-		"  --period-ms  period in milliseconds (default 10, at most %d)\n"
+		"  --period-ms  period in milliseconds (default 10, at most %d and\n"
+		"               at most what the device lets a job run, 5000 by default)\n"
 		"  --seconds    duration in seconds (default 5)\n"
 		"  --queues     exec queues per client (default 1, at most %d)\n"
 		"  --clients    client processes, each with its own fd (default 1, at most %d)\n"
@@ -353,18 +356,18 @@ static void submit_periods(int fd, struct queue *q, unsigned int in_flight,
 	q->next = (q->next + 1) % in_flight;
 }
 
-static uint32_t query_max_cmds(int fd)
+/* The device's limits */
+static void query_config(int fd, struct drm_simgpu_query_config *config)
 {
-	struct drm_simgpu_query_config config = {};
 	struct drm_simgpu_query q = {
 		.type = DRM_SIMGPU_QUERY_CONFIG,
-		.size = sizeof(config),
-		.data = (uintptr_t)&config,
+		.size = sizeof(*config),
+		.data = (uintptr_t)config,
 	};
 
+	memset(config, 0, sizeof(*config));
 	if (sg_ioctl(fd, DRM_IOCTL_SIMGPU_QUERY, &q))
 		die("DRM_IOCTL_SIMGPU_QUERY");
-	return config.max_cmds;
 }
 
 static void alloc_buffers(int fd)
@@ -407,6 +410,7 @@ static void __noreturn client(int ready_fd)
 	uint64_t busy = period_ns * opt.duty / 100.0;
 	uint64_t total = opt.seconds * 1e9 / period_ns + 0.5;
 	struct drm_simgpu_cmd period[2 * MAX_PERIOD_MS / 1000 + 2] = {};
+	struct drm_simgpu_query_config config;
 	struct queue queues[MAX_QUEUES] = {};
 	struct ready r = { .pid = getpid() };
 	unsigned int in_flight, per_job, i, j;
@@ -429,10 +433,17 @@ static void __noreturn client(int ready_fd)
 	period_cmds = add_cmds(period, 0, DRM_SIMGPU_CMD_BUSY, busy);
 	period_cmds = add_cmds(period, period_cmds, DRM_SIMGPU_CMD_IDLE,
 			       period_ns - busy);
-	max_cmds = query_max_cmds(fd);
+	query_config(fd, &config);
+	max_cmds = config.max_cmds;
 	if (!period_cmds || period_cmds > max_cmds) {
 		errno = EINVAL;
 		die("a period of %g ms does not fit in a job", opt.period_ms);
+	}
+	/* A job runs one period or more: the device would stop a longer one */
+	if (period_ns > config.max_job_ns) {
+		errno = EINVAL;
+		die("a period of %g ms is longer than a job may run (%g ms)",
+		    opt.period_ms, config.max_job_ns / 1e6);
 	}
 	per_job = BATCH_NS / period_ns;
 	if (per_job > max_cmds / period_cmds)

@@ -321,7 +321,11 @@ static int open_device(void)
 }
 
 /* DRM_IOCTL_SIMGPU_QUERY of @type into a new buffer */
-static void *query_alloc(int fd, uint32_t type, const char *what)
+/*
+ * The reply of a query, in a buffer of @min bytes at least: the fields
+ * this tool knows of that an older kernel does not write read 0.
+ */
+static void *query_alloc(int fd, uint32_t type, const char *what, size_t min)
 {
 	struct drm_simgpu_query q = { .type = type };
 	void *buf;
@@ -332,7 +336,7 @@ static void *query_alloc(int fd, uint32_t type, const char *what)
 			    what);
 		die("DRM_IOCTL_SIMGPU_QUERY %s", what);
 	}
-	buf = calloc(1, q.size);
+	buf = calloc(1, q.size > min ? q.size : min);
 	if (!buf)
 		die("calloc");
 	q.data = (uintptr_t)buf;
@@ -346,7 +350,8 @@ static struct drm_simgpu_query_counters *query_counters(int fd)
 	struct drm_simgpu_query_counters *qc;
 	uint32_t i;
 
-	qc = query_alloc(fd, DRM_SIMGPU_QUERY_COUNTERS, "counters");
+	qc = query_alloc(fd, DRM_SIMGPU_QUERY_COUNTERS, "counters",
+			 sizeof(*qc));
 	/* The kernel NUL-terminates them; do not trust it blindly */
 	for (i = 0; i < qc->num_counters; i++) {
 		struct drm_simgpu_counter_info *c = &qc->counters[i];
@@ -611,7 +616,8 @@ static int cmd_stat(int argc, char **argv)
 	parse_stat_args(argc, argv);
 
 	fd = open_device();
-	config = query_alloc(fd, DRM_SIMGPU_QUERY_CONFIG, "config");
+	config = query_alloc(fd, DRM_SIMGPU_QUERY_CONFIG, "config",
+			     sizeof(*config));
 	qc = query_counters(fd);
 	if (qc->report_size < sizeof(*reports) || qc->report_size % 8)
 		die("unexpected report size %u", qc->report_size);
@@ -626,6 +632,10 @@ static int cmd_stat(int argc, char **argv)
 			  "two SAMPLEs included; the device takes at most",
 			  config->max_cmds);
 	work_ns = opt.busy_ns + opt.copy_bytes;
+	if (work_ns > config->max_job_ns)
+		bad_usage("a job of this workload runs for %.3f ms, %s %.3f ms",
+			  work_ns / 1e6, "the device stops a job at",
+			  config->max_job_ns / 1e6);
 
 	/* Reports, then a page each for the COPY source and target and WRITE */
 	l.reports = 0;

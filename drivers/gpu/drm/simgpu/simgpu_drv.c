@@ -63,6 +63,10 @@ static unsigned int job_timeout_ms = 500;
 module_param(job_timeout_ms, uint, 0444);
 MODULE_PARM_DESC(job_timeout_ms, "Time a job may run without progress before its engine is reset, in ms (default 500)");
 
+static unsigned int max_job_ms = 5000;
+module_param(max_job_ms, uint, 0444);
+MODULE_PARM_DESC(max_job_ms, "Time a job may run at most, progress or not, before its engine is reset, in ms (default 5000)");
+
 static int simgpu_open(struct drm_device *drm, struct drm_file *file)
 {
 	struct simgpu_file *sfile;
@@ -186,6 +190,7 @@ struct simgpu_device *simgpu_device_create(struct device *parent,
 		return sdev;
 
 	sdev->job_timeout_ms = job_timeout_ms ?: 1;
+	sdev->max_job_ns = (u64)(max_job_ms ?: 1) * NSEC_PER_MSEC;
 	sdev->hw = simgpu_hw_create(cfg, simgpu_irq_handler, sdev);
 	if (IS_ERR(sdev->hw))
 		return ERR_CAST(sdev->hw);

@@ -69,6 +69,8 @@ struct simgpu_perfmon;
  * @shrinker: purges the idle buffers of @purge_list under memory pressure
  * @job_timeout_ms: how long a job may run without progress before its
  *	engine is reset
+ * @max_job_ns: how long a job may run at most, progress or not, before its
+ *	engine is reset; reported as &drm_simgpu_query_config.max_job_ns
  * @perfmon_lock: protects @global_perfmon; serialises setting it against
  *	the submits' check of it and of @perfmon_jobs
  * @global_perfmon: the device-wide perfmon, referenced, or NULL;
@@ -104,6 +106,7 @@ struct simgpu_device {
 	struct shrinker *shrinker;
 
 	unsigned int job_timeout_ms;
+	u64 max_job_ns;
 
 	struct mutex perfmon_lock;	/* guards @global_perfmon */
 	struct simgpu_perfmon *global_perfmon;	/* protected by @perfmon_lock */

@@ -7,7 +7,9 @@
 #include <linux/dma-fence.h>
 #include <linux/io.h>
 #include <linux/jiffies.h>
+#include <linux/math64.h>
 #include <linux/rcupdate.h>
+#include <linux/workqueue.h>
 
 #include <kunit/visibility.h>
 
@@ -45,6 +47,17 @@
  * the timeout, the timeout handler looks at the engine: if it is still
  * making progress (busy or in an IDLE command, not hung), nothing is done and the timer restarts,
  * so long BUSY jobs are not killed; if it is hung (or halted), it is reset.
+ *
+ * Progress or not, a job may hold its engine for &simgpu_device.max_job_ns
+ * at most (the ``max_job_ms`` module parameter, 5 s by default), counted
+ * on the GPU's clock from when the job got to the head of the engine's
+ * in-flight list, which is no earlier than it started: otherwise one
+ * client's job of many long BUSY or IDLE commands would make every other
+ * client's work on the engine wait for minutes. A delayed work runs the
+ * timeout handler (drm_sched_fault()) when the job at the head reaches the
+ * limit, as the scheduler's timeout is pushed back by every job it runs;
+ * the handler then resets the engine as for a hang, and the job fails with
+ * -ETIMEDOUT.
  * Both read the engine's status before they look at completions, so a job
  * that completes just as its engine is found stuck is never failed or
  * blamed. The context resident on the engine is guilty: its oldest
@@ -89,6 +102,86 @@ static void engine_write(struct simgpu_engine *eng, u32 reg, u32 val)
 	simgpu_write32(eng->sdev, eng->base + reg, val);
 }
 
+/* RING_TIMESTAMP, whose halves are not latched: HI, LO, HI */
+static u64 engine_timestamp(struct simgpu_engine *eng)
+{
+	u32 hi, lo, old;
+
+	hi = engine_read(eng, RING_TIMESTAMP_HI);
+	do {
+		old = hi;
+		lo = engine_read(eng, RING_TIMESTAMP_LO);
+		hi = engine_read(eng, RING_TIMESTAMP_HI);
+	} while (hi != old);
+
+	return (u64)hi << 32 | lo;
+}
+
+/*
+ * The engine runs its in-flight jobs in order: the first one has started
+ * by the time it is first. Note when it got there and have the timeout
+ * handler run once it reaches the run-time limit. Called with eng->lock
+ * held whenever the head of the in-flight list may have changed.
+ */
+static void engine_head_started(struct simgpu_engine *eng)
+{
+	struct simgpu_job *head;
+
+	lockdep_assert_held(&eng->lock);
+
+	head = list_first_entry_or_null(&eng->inflight, struct simgpu_job,
+					link);
+	if (!head || head->started)
+		return;
+	head->started = true;
+	head->start_ts = engine_timestamp(eng);
+	mod_delayed_work(system_wq, &eng->limit_work,
+			 nsecs_to_jiffies(eng->sdev->max_job_ns) + 1);
+}
+
+/*
+ * Run time the job at the head of the in-flight list has left, in ns on
+ * the GPU's clock: 0 once it reached the limit, U64_MAX without a head.
+ * Called with eng->lock held.
+ */
+static u64 engine_head_time_left(struct simgpu_engine *eng)
+{
+	struct simgpu_job *head;
+	u64 ran;
+
+	lockdep_assert_held(&eng->lock);
+
+	head = list_first_entry_or_null(&eng->inflight, struct simgpu_job,
+					link);
+	if (!head || !head->started)
+		return U64_MAX;
+	ran = mul_u64_u32_div(engine_timestamp(eng) - head->start_ts,
+			      NSEC_PER_SEC, eng->sdev->refclk_hz);
+
+	return ran < eng->sdev->max_job_ns ? eng->sdev->max_job_ns - ran : 0;
+}
+
+/* Kick the timeout handler once the job at the head reached the limit */
+static void engine_limit_work(struct work_struct *work)
+{
+	struct simgpu_engine *eng = container_of(to_delayed_work(work),
+						 struct simgpu_engine,
+						 limit_work);
+	unsigned long flags;
+	u64 left;
+
+	spin_lock_irqsave(&eng->lock, flags);
+	left = engine_head_time_left(eng);
+	/* The GPU's clock is not the one of the work: not quite there yet */
+	if (left && left != U64_MAX)
+		mod_delayed_work(system_wq, &eng->limit_work,
+				 nsecs_to_jiffies(left) + 1);
+	spin_unlock_irqrestore(&eng->lock, flags);
+
+	if (!left)
+		drm_sched_fault(&eng->sched);
+}
+
 /* Move the completed jobs of the in-flight list to @done */
 static void engine_collect(struct simgpu_engine *eng, struct list_head *done)
 {
@@ -101,6 +194,7 @@ static void engine_collect(struct simgpu_engine *eng, struct list_head *done)
 					job->seqno))
 			list_move_tail(&job->link, done);
 	}
+	engine_head_started(eng);
 }
 
 /**
@@ -191,6 +285,7 @@ static void engine_reset_locked(struct simgpu_engine *eng,
 	engine_write(eng, RING_RESET, 1);
 	atomic_inc(&eng->resets[cause]);
 	trace_simgpu_reset(eng, cause, guilty->ctx->id, hung->seqno);
+	engine_head_started(eng);
 }
 
 /*
@@ -321,6 +416,7 @@ static struct dma_fence *simgpu_run_job(struct drm_sched_job *sched_job)
 	engine_write(eng, RING_SUBMIT_SEQNO, job->seqno);
 	engine_write(eng, RING_SUBMIT_PERFCFG, perfcfg);
 	engine_write(eng, RING_SUBMIT, 1);
+	engine_head_started(eng);
 	trace_simgpu_job_run(job);
 	spin_unlock_irqrestore(&eng->lock, flags);
 	simgpu_ctx_submitted(eng->sdev);
@@ -341,14 +437,16 @@ static struct dma_fence *simgpu_run_job(struct drm_sched_job *sched_job)
  * on a hung engine is the one whose oldest uncompleted job is guilty.
  * Resets a hung or halted engine; fails the in-flight jobs with -EIO if the
  * engine went idle without completing them (their descriptors were
- * dropped); otherwise the engine is making progress and nothing is done.
+ * dropped); resets the engine if the job it runs, the first in flight,
+ * reached the run-time limit; otherwise the engine is making progress and
+ * nothing is done.
  *
  * Return: true if the engine was reset.
  */
 VISIBLE_IF_KUNIT bool simgpu_engine_check_hang(struct simgpu_engine *eng,
 					       struct list_head *done)
 {
-	struct simgpu_job *job, *tmp;
+	struct simgpu_job *job, *tmp, *head;
 	u32 status;
 
 	lockdep_assert_held(&eng->lock);
@@ -372,8 +470,26 @@ VISIBLE_IF_KUNIT bool simgpu_engine_check_hang(struct simgpu_engine *eng,
 			job->aborted = true;
 			list_move_tail(&job->link, done);
 		}
+		return false;
 	}
-	/* else: the engine is making progress, give it more time */
+
+	/*
+	 * The engine is making progress: give it more time, unless the first
+	 * job in flight used up its run time. Only if that job is the one
+	 * running (its context is resident, or in an IDLE command), which
+	 * the reset aborts and blames.
+	 */
+	head = list_first_entry(&eng->inflight, struct simgpu_job, link);
+	if (!engine_head_time_left(eng) &&
+	    (status & RING_STATUS_IDLE_WAIT ||
+	     engine_read(eng, RING_CURRENT_CTX) == head->queue->ctx->id)) {
+		drm_dbg(&eng->sdev->drm,
+			"%s: context %u seqno %u ran past the %llu ms limit\n",
+			eng->name, head->queue->ctx->id, head->seqno,
+			div_u64(eng->sdev->max_job_ns, NSEC_PER_MSEC));
+		engine_reset_locked(eng, done, SIMGPU_RESET_TIMEOUT);
+		return true;
+	}
 	return false;
 }
 
@@ -489,6 +605,8 @@ static void simgpu_engines_fini(struct drm_device *drm, void *arg)
 		struct simgpu_engine *eng = sdev->engines[i];
 
 		drm_WARN_ON(drm, !list_empty(&eng->inflight));
+		/* Before the scheduler whose timeout handler it runs */
+		cancel_delayed_work_sync(&eng->limit_work);
 		drm_sched_fini(&eng->sched);
 	}
 }
@@ -555,6 +673,7 @@ int simgpu_engines_init(struct simgpu_device *sdev)
 			spin_lock_init(&eng->lock);
 			spin_lock_init(&eng->fence_lock);
 			INIT_LIST_HEAD(&eng->inflight);
+			INIT_DELAYED_WORK(&eng->limit_work, engine_limit_work);
 
 			ret = drm_sched_init(&eng->sched, &args);
 			if (ret) {

@@ -8,6 +8,7 @@
 #include <linux/atomic.h>
 #include <linux/list.h>
 #include <linux/spinlock.h>
+#include <linux/workqueue.h>
 
 #include <drm/gpu_scheduler.h>
 
@@ -16,7 +17,7 @@ struct simgpu_device;
 /**
  * enum simgpu_reset_cause - why an engine was reset
  * @SIMGPU_RESET_TIMEOUT: a job timed out and the engine was found hung or
- *	halted
+ *	halted, or the job ran past the run-time limit
  * @SIMGPU_RESET_ERROR: the engine reported by interrupt that it halted on
  *	an error
  * @SIMGPU_RESET_CAUSE_COUNT: number of causes
@@ -51,6 +52,9 @@ enum simgpu_reset_cause {
  *	resident, protected by @lock
  * @halt_next: set through debugfs to make the next job written to the
  *	submission port halt the engine on an error, for tests
+ * @limit_work: runs the timeout handler when the job at the head of
+ *	@inflight reaches &simgpu_device.max_job_ns, see
+ *	simgpu_engine_check_hang()
  */
 struct simgpu_engine {
 	struct simgpu_device *sdev;
@@ -67,6 +71,7 @@ struct simgpu_engine {
 	atomic_t resets[SIMGPU_RESET_CAUSE_COUNT];
 	u32 traced_ctx;		/* protected by @lock */
 	atomic_t halt_next;
+	struct delayed_work limit_work;
 };
 
 int simgpu_engines_init(struct simgpu_device *sdev);

@@ -55,6 +55,10 @@ struct simgpu_queue;
  * @perfmon_queued: the job was numbered in @perfmon
  * @perfmon_busy: the job is counted in &simgpu_device.perfmon_jobs
  * @link: entry in &simgpu_engine.inflight, protected by its lock
+ * @started: @start_ts is set; protected by &simgpu_engine.lock
+ * @start_ts: RING_TIMESTAMP when the job got to the head of
+ *	&simgpu_engine.inflight, the latest it can have started at, for the
+ *	run-time limit; protected by &simgpu_engine.lock
  * @free_work: frees the job once the scheduler is done with it, see
  *	simgpu_job_release()
  */
@@ -79,6 +83,8 @@ struct simgpu_job {
 	bool perfmon_queued;
 	bool perfmon_busy;
 	struct list_head link;
+	bool started;
+	u64 start_ts;
 	struct work_struct free_work;
 };
 

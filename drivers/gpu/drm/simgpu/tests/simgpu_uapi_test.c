@@ -252,6 +252,7 @@ static void uapi_test_query(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_query, &q), -EFAULT);
 	q.data = (u64)(uintptr_t)ut->ubuf;
 	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_query, &q), 0);
+	KUNIT_EXPECT_EQ(test, q.size, sizeof(config));
 	KUNIT_ASSERT_EQ(test, copy_from_user(&config, ut->ubuf,
 					     sizeof(config)), 0);
 	KUNIT_EXPECT_EQ(test, config.refclk_hz, 19200000);
@@ -259,6 +260,7 @@ static void uapi_test_query(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, config.max_cmds, SIMGPU_MAX_CMDS);
 	KUNIT_EXPECT_EQ(test, config.max_bo_handles, DRM_SIMGPU_MAX_BO_HANDLES);
 	KUNIT_EXPECT_EQ(test, config.max_in_syncs, DRM_SIMGPU_MAX_IN_SYNCS);
+	KUNIT_EXPECT_EQ(test, config.max_job_ns, 5 * NSEC_PER_SEC);
 
 	q.type = DRM_SIMGPU_QUERY_ENGINES;
 	q.size = 0;
@@ -1115,9 +1117,57 @@ static void timeout_test_guilty_is_hung(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, queue_ctx_active(test, queue));
 }
 
+/*
+ * A job making progress is given more time until it reaches the run-time
+ * limit, then its engine is reset and it fails with -ETIMEDOUT; the job of
+ * another queue behind it runs. The limit counts from when the job got to
+ * the engine, not from its submission.
+ */
+static void timeout_test_run_time_limit(struct kunit *test)
+{
+	struct simgpu_engine *eng = test_engine(test, DRM_SIMGPU_ENGINE_CLASS_VIDEO, 1);
+	u32 first = queue_create(test, DRM_SIMGPU_ENGINE_CLASS_VIDEO, 1);
+	u32 hog = queue_create(test, DRM_SIMGPU_ENGINE_CLASS_VIDEO, 1);
+	u32 other = queue_create(test, DRM_SIMGPU_ENGINE_CLASS_VIDEO, 1);
+	struct drm_simgpu_cmd busy[10];
+	u32 s_first = syncobj_create(test), s_hog = syncobj_create(test);
+	u32 s_other = syncobj_create(test);
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, eng->sdev->max_job_ns, 5 * NSEC_PER_SEC);
+	for (i = 0; i < ARRAY_SIZE(busy); i++)
+		busy[i] = (struct drm_simgpu_cmd){
+			.op = DRM_SIMGPU_CMD_BUSY, .value = NSEC_PER_SEC,
+		};
+	/* 4 s, then the hog's 10 s, then 1 ms */
+	KUNIT_ASSERT_EQ(test, submit_sync(test, first, busy, 4, s_first), 0);
+	KUNIT_ASSERT_EQ(test, submit_sync(test, hog, busy, 10, s_hog), 0);
+	busy[0].value = NSEC_PER_MSEC;
+	KUNIT_ASSERT_EQ(test, submit_sync(test, other, busy, 1, s_other), 0);
+	wait_inflight(test, eng, 3);
+
+	KUNIT_EXPECT_FALSE(test, timeout_now(test, eng, 3 * NSEC_PER_SEC));
+	/* The first job completed: the hog is first since 4.5 s */
+	KUNIT_EXPECT_FALSE(test, timeout_now(test, eng, 1500 * NSEC_PER_MSEC));
+	KUNIT_EXPECT_EQ(test, sync_status(test, s_first), 1);
+	KUNIT_EXPECT_FALSE(test, timeout_now(test, eng, 4 * NSEC_PER_SEC));
+	KUNIT_EXPECT_EQ(test, inflight_count(eng), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&eng->resets[SIMGPU_RESET_TIMEOUT]), 0);
+
+	/* 5.5 s into the hog */
+	KUNIT_EXPECT_TRUE(test, timeout_now(test, eng, 1500 * NSEC_PER_MSEC));
+	KUNIT_EXPECT_EQ(test, sync_status(test, s_hog), -ETIMEDOUT);
+	KUNIT_EXPECT_EQ(test, atomic_read(&eng->resets[SIMGPU_RESET_TIMEOUT]), 1);
+	KUNIT_EXPECT_FALSE(test, timeout_now(test, eng, 2 * NSEC_PER_MSEC));
+	KUNIT_EXPECT_EQ(test, sync_status(test, s_other), 1);
+	KUNIT_EXPECT_EQ(test, inflight_count(eng), 0);
+	KUNIT_EXPECT_EQ(test, submit_sync(test, hog, busy, 1, 0), -ECANCELED);
+}
+
 static struct kunit_case timeout_test_cases[] = {
 	KUNIT_CASE(timeout_test_completed_job),
 	KUNIT_CASE(timeout_test_guilty_is_hung),
+	KUNIT_CASE(timeout_test_run_time_limit),
 	{}
 };
 

@@ -345,6 +345,67 @@ TEST_F(ioctl, reset_fence_order)
 	}
 }
 
+/*
+ * A job may hold its engine for max_job_ns at most, progress or not:
+ * another client's short job on the same engine, behind a job of ten
+ * 1-second BUSY commands, completes within that bound (plus a generous
+ * slack for a loaded host), and the long job fails with -ETIMEDOUT.
+ */
+TEST_F(ioctl, run_time_limit)
+{
+	const int64_t slack = 3000000000LL;
+	struct drm_simgpu_cmd busy[10];
+	struct drm_simgpu_cmd quick = {
+		.op = DRM_SIMGPU_CMD_BUSY, .value = 1000000,
+	};
+	struct drm_simgpu_query_config config = {};
+	struct drm_simgpu_query q = {
+		.type = DRM_SIMGPU_QUERY_CONFIG,
+		.size = sizeof(config),
+		.data = (uintptr_t)&config,
+	};
+	struct sync_fence_info f_hog = {}, f_quick = {};
+	uint32_t hog, other, s_hog, s_quick;
+	int64_t bound, t0, waited;
+	int fd = self->fd, fd2;
+	unsigned int i;
+
+	ASSERT_EQ(0, sg_ioctl(fd, DRM_IOCTL_SIMGPU_QUERY, &q));
+	EXPECT_EQ(sizeof(config), q.size);
+	EXPECT_LT(0, config.max_job_ns);
+	EXPECT_GE(5000000000ULL, config.max_job_ns);
+	bound = config.max_job_ns;
+
+	for (i = 0; i < ARRAY_SIZE(busy); i++)
+		busy[i] = (struct drm_simgpu_cmd){
+			.op = DRM_SIMGPU_CMD_BUSY, .value = 1000000000,
+		};
+	fd2 = client_open();
+	ASSERT_EQ(0, queue_create(fd, DRM_SIMGPU_ENGINE_CLASS_COPY, 0, &hog));
+	ASSERT_EQ(0, queue_create(fd2, DRM_SIMGPU_ENGINE_CLASS_COPY, 0,
+				  &other));
+	ASSERT_EQ(0, syncobj_create(fd, &s_hog));
+	ASSERT_EQ(0, syncobj_create(fd2, &s_quick));
+
+	ASSERT_EQ(0, submit_sync(fd, hog, busy, ARRAY_SIZE(busy), 0, s_hog));
+	t0 = now_ns();
+	ASSERT_EQ(0, submit_sync(fd2, other, &quick, 1, 0, s_quick));
+	ASSERT_EQ(0, syncobj_wait(fd2, s_quick, t0 + 60000000000LL));
+	waited = now_ns() - t0;
+	TH_LOG("the 1 ms job waited %.3f s behind the 10 s one, bound %.3f s",
+	       waited / 1e9, bound / 1e9);
+	EXPECT_GE(bound + slack, waited);
+
+	ASSERT_EQ(0, sync_file_fence(fd2, s_quick, &f_quick));
+	EXPECT_EQ(1, f_quick.status);
+	ASSERT_EQ(0, sync_file_fence(fd, s_hog, &f_hog));
+	EXPECT_EQ(-ETIMEDOUT, f_hog.status);
+	/* Stopped like a hang: its queue is banned */
+	EXPECT_EQ(-ECANCELED, submit(fd, hog, &quick, 1));
+
+	close(fd2);
+}
+
 TEST_F(ioctl, prime)
 {
 	int fd = self->fd;
