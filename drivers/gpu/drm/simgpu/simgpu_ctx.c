@@ -59,10 +59,21 @@
  * value go backwards.
  *
  * While a context is resident its image's CTX_TIMESTAMP is stale; the
- * hardware flags that in CTX_IMG_STATUS and the driver reads the engine's
- * RING_CTX_TIMESTAMP instead, checking CTX_IMG_SWITCH_COUNT before and
- * after to detect a switch in between.
+ * hardware flags that in CTX_IMG_STATUS and the driver samples the engine
+ * instead (RING_SAMPLE: RING_CTX_TIMESTAMP with RING_CURRENT_CTX and
+ * RING_TIMESTAMP of one instant), checking CTX_IMG_SWITCH_COUNT before and
+ * after to detect a switch in between. A sample, unlike a register read,
+ * never raises the engine's interrupts on the reading CPU nor moves the
+ * engine's timer to it: a reader does not run the submitter's completions.
+ * The check is retried at most %SIMGPU_CTX_TS_TRIES times, as it runs with
+ * interrupts off: a context switching in and out all along (short IDLE
+ * commands) could otherwise keep a reader spinning. After that the fold
+ * gives up and adds nothing; the context stays active and the next fold
+ * adds what this one left (``retries`` in ``simgpu_folds`` of debugfs).
  */
+
+/* How often ctx_timestamp() tries before it gives up */
+#define SIMGPU_CTX_TS_TRIES	8
 
 static u32 img_read(const struct simgpu_ctx *ctx, unsigned int offset)
 {
@@ -74,50 +85,82 @@ static void img_write(struct simgpu_ctx *ctx, unsigned int offset, u32 val)
 	WRITE_ONCE(ctx->image[offset / 4], cpu_to_le32(val));
 }
 
-/*
- * CTX_TIMESTAMP now: from the engine if resident, else from the image.
- * Also tells whether the context was resident.
- */
-static u32 ctx_timestamp(struct simgpu_device *sdev,
-			 const struct simgpu_ctx *ctx, bool *resident)
+/* The reference clock (RING_TIMESTAMP) now, without running any engine */
+static u64 ref_ticks(struct simgpu_device *sdev)
 {
-	u32 count, status, ts;
+	struct simgpu_engine_sample s;
 
-	do {
-		count = img_read(ctx, CTX_IMG_SWITCH_COUNT);
+	/* Every engine's RING_TIMESTAMP counts the same reference clock */
+	simgpu_engine_sample(sdev->engines[0], &s);
+	return s.ts;
+}
+
+/* A context's CTX_TIMESTAMP */
+struct ctx_ts_sample {
+	u32 ts;		/* CTX_TIMESTAMP */
+	u32 count;	/* CTX_IMG_SWITCH_COUNT then */
+	bool resident;
+};
+
+/*
+ * CTX_TIMESTAMP now: sampled from the engine if resident, else from the
+ * image, where it holds since the switch-out. False if the context kept
+ * switching for %SIMGPU_CTX_TS_TRIES tries.
+ */
+static bool ctx_timestamp(struct simgpu_device *sdev,
+			  const struct simgpu_ctx *ctx, struct ctx_ts_sample *s)
+{
+	struct simgpu_engine_sample es;
+	struct simgpu_engine *eng;
+	unsigned int tries;
+	u32 status;
+
+	for (tries = 0; tries < SIMGPU_CTX_TS_TRIES; tries++) {
+		s->count = img_read(ctx, CTX_IMG_SWITCH_COUNT);
 		smp_rmb(); /* pairs with the hardware's smp_wmb() on switch */
 		status = img_read(ctx, CTX_IMG_STATUS);
 		smp_rmb(); /* status before the timestamp it qualifies */
-		if (status & CTX_IMG_STATUS_RESIDENT) {
-			u32 engine = FIELD_GET(CTX_IMG_STATUS_ENGINE_MASK,
-					       status);
+		s->resident = status & CTX_IMG_STATUS_RESIDENT;
+		if (s->resident) {
+			u32 id = FIELD_GET(CTX_IMG_STATUS_ENGINE_MASK, status);
 
-			ts = simgpu_read32(sdev, SIMGPU_ENGINE_BASE(engine) +
-					   RING_CTX_TIMESTAMP);
+			eng = id < SIMGPU_MAX_ENGINES ?
+			      sdev->engine_by_hw_id[id] : NULL;
+			if (!eng)
+				continue;
+			simgpu_engine_sample(eng, &es);
+			/* Switched out before the sample: count changed */
+			if (es.ctx != ctx->id)
+				continue;
+			s->ts = es.ctx_ts;
 		} else {
-			ts = img_read(ctx, CTX_IMG_TIMESTAMP);
+			s->ts = img_read(ctx, CTX_IMG_TIMESTAMP);
 		}
 		smp_rmb(); /* read the value before re-checking the count */
-	} while (img_read(ctx, CTX_IMG_SWITCH_COUNT) != count);
-
-	*resident = status & CTX_IMG_STATUS_RESIDENT;
-	return ts;
+		if (img_read(ctx, CTX_IMG_SWITCH_COUNT) == s->count)
+			return true;
+	}
+	return false;
 }
 
 static void ctx_fold_locked(struct simgpu_device *sdev, struct simgpu_ctx *ctx)
 {
 	struct simgpu_client_usage *usage = ctx->usage;
-	bool resident;
-	u32 ts, delta;
+	struct ctx_ts_sample s;
+	u32 delta;
 
 	lockdep_assert_held(&usage->lock);
 	if (ctx->dead)
 		return;
 
-	ts = ctx_timestamp(sdev, ctx, &resident);
-	delta = ts - ctx->last_ts;
+	/* Nothing added, the context stays active: the next fold adds it */
+	if (!ctx_timestamp(sdev, ctx, &s)) {
+		atomic_inc(&sdev->ctxs.fold_retries);
+		return;
+	}
+	delta = s.ts - ctx->last_ts;
 	usage->cycles[ctx->engine_class] += delta;
-	ctx->last_ts = ts;
+	ctx->last_ts = s.ts;
 	if (delta)
 		trace_simgpu_ctx_fold(ctx, delta,
 				      usage->cycles[ctx->engine_class]);
@@ -126,7 +169,7 @@ static void ctx_fold_locked(struct simgpu_device *sdev, struct simgpu_ctx *ctx)
 	 * Out, with nothing left to run: no time can be outside @cycles. A
 	 * batch aborted by a reset is done too, though it wrote no seqno.
 	 */
-	if (!resident && !list_empty(&ctx->active_link) &&
+	if (!s.resident && !list_empty(&ctx->active_link) &&
 	    (simgpu_seqno_passed(simgpu_ctx_seqno(ctx), ctx->last_seqno) ||
 	     ctx->last_aborted))
 		list_del_init(&ctx->active_link);
@@ -387,27 +430,15 @@ static void fold_work(struct work_struct *work)
 		schedule_delayed_work(&mgr->fold_work, mgr->fold_period);
 }
 
-static u64 read_ring_timestamp(struct simgpu_device *sdev, u32 base)
-{
-	u32 hi, lo, old;
-
-	hi = simgpu_read32(sdev, base + RING_TIMESTAMP_HI);
-	do {
-		old = hi;
-		lo = simgpu_read32(sdev, base + RING_TIMESTAMP_LO);
-		hi = simgpu_read32(sdev, base + RING_TIMESTAMP_HI);
-	} while (hi != old);
-
-	return (u64)hi << 32 | lo;
-}
-
 /**
  * simgpu_ctx_sample - sample a client's engine time
  * @sdev: the device
  * @usage: the client's accumulators
  * @cycles: filled with the ticks per engine class
  *
- * Folds the client's active contexts, then reads RING_TIMESTAMP right away.
+ * Folds the client's active contexts, then samples RING_TIMESTAMP right
+ * away; neither runs the submitters' work on this CPU (see "engine time
+ * accounting").
  * The two reads are not one instant: were the first sample's gap between
  * them longer than the second's, the cycles would grow by more than the
  * total between the two, and utilisation read over 100 %. So the cycles
@@ -428,8 +459,7 @@ u64 simgpu_ctx_sample(struct simgpu_device *sdev,
 	spin_lock_irqsave(&usage->lock, flags);
 	list_for_each_entry_safe(ctx, next, &usage->active, active_link)
 		ctx_fold_locked(sdev, ctx);
-	/* Every engine's RING_TIMESTAMP counts the same reference clock */
-	total = read_ring_timestamp(sdev, sdev->engines[0]->base);
+	total = ref_ticks(sdev);
 
 	for (class = 0; class < DRM_SIMGPU_ENGINE_CLASS_COUNT; class++) {
 		held = usage->cycles[class] - usage->shown_cycles[class];

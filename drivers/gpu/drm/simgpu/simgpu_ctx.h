@@ -101,6 +101,8 @@ void simgpu_client_usage_put(struct simgpu_client_usage *usage);
  * @submits: batches handed to the hardware so far, a wrapping count
  * @seen_submits: @submits at the previous run of @fold_work, which alone
  *	uses it
+ * @fold_retries: folds that gave up, the context switching all the time;
+ *	the next fold of the context adds what they left
  *
  * The fold worker and simgpu_ctx_sample() walk &simgpu_device.engines,
  * which simgpu_engines_init() fills from the fuses before any submission.
@@ -113,6 +115,7 @@ struct simgpu_ctx_mgr {
 #define SIMGPU_FOLD_ARMED	0
 	atomic_t submits;
 	int seen_submits;
+	atomic_t fold_retries;
 };
 
 struct simgpu_ctx *simgpu_ctx_create(struct simgpu_device *sdev,

@@ -46,6 +46,12 @@
  *	the shrinker reports (``count``), and the pages and buffers on the
  *	purge list, summed while reading. The two page figures agree.
  *
+ * ``simgpu_folds``
+ *	The engine time accounting's own health (see "engine time
+ *	accounting"): ``retries``, the folds that gave up because the
+ *	context kept switching while they read it. Stays 0 on a healthy
+ *	system.
+ *
  * ``simgpu_halt_next``
  *	Fault injection for tests, write-only: writing an engine name (e.g.
  *	``rcs0``) makes the next job written to that engine's submission port
@@ -169,10 +175,20 @@ static int purge_show(struct seq_file *m, void *data)
 	return 0;
 }
 
+static int folds_show(struct seq_file *m, void *data)
+{
+	struct drm_debugfs_entry *entry = m->private;
+	struct simgpu_ctx_mgr *mgr = &to_simgpu_device(entry->dev)->ctxs;
+
+	seq_printf(m, "retries: %d\n", atomic_read(&mgr->fold_retries));
+	return 0;
+}
+
 static const struct drm_debugfs_info simgpu_debugfs_list[] = {
 	{ "simgpu_engines", engines_show, 0 },
 	{ "simgpu_clients", clients_show, 0 },
 	{ "simgpu_purge", purge_show, 0 },
+	{ "simgpu_folds", folds_show, 0 },
 };
 
 static ssize_t halt_next_write(struct file *f, const char __user *ubuf,

@@ -672,6 +672,7 @@ int simgpu_engines_init(struct simgpu_device *sdev)
 				 simgpu_class_names[class], inst);
 			spin_lock_init(&eng->lock);
 			spin_lock_init(&eng->fence_lock);
+			raw_spin_lock_init(&eng->sample_lock);
 			INIT_LIST_HEAD(&eng->inflight);
 			INIT_DELAYED_WORK(&eng->limit_work, engine_limit_work);
 
@@ -689,4 +690,31 @@ int simgpu_engines_init(struct simgpu_device *sdev)
 	}
 
 	return 0;
+}
+
+/**
+ * simgpu_engine_sample - read an engine's counters of one instant
+ * @eng: the engine
+ * @s: filled with the counters
+ *
+ * Latches the counters with RING_SAMPLE and reads the latches: the
+ * current instant, without raising the engine's interrupts on this CPU or
+ * moving its timer here, so that a monitor (the PMU, fdinfo) does not run
+ * a submitter's completions. Never sleeps; callable from any context,
+ * under raw spinlocks too.
+ */
+void simgpu_engine_sample(struct simgpu_engine *eng,
+			  struct simgpu_engine_sample *s)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&eng->sample_lock, flags);
+	engine_write(eng, RING_SAMPLE, 1);
+	s->ts = engine_read(eng, RING_SAMPLE_TS_LO) |
+		(u64)engine_read(eng, RING_SAMPLE_TS_HI) << 32;
+	s->busy = engine_read(eng, RING_SAMPLE_BUSY_LO) |
+		  (u64)engine_read(eng, RING_SAMPLE_BUSY_HI) << 32;
+	s->ctx_ts = engine_read(eng, RING_SAMPLE_CTX_TS);
+	s->ctx = engine_read(eng, RING_SAMPLE_CTX);
+	raw_spin_unlock_irqrestore(&eng->sample_lock, flags);
 }

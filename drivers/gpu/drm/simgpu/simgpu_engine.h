@@ -55,6 +55,9 @@ enum simgpu_reset_cause {
  * @limit_work: runs the timeout handler when the job at the head of
  *	@inflight reaches &simgpu_device.max_job_ns, see
  *	simgpu_engine_check_hang()
+ * @sample_lock: serialises the use of the engine's RING_SAMPLE latches by
+ *	the PMU and fdinfo, see simgpu_engine_sample(). Raw, as perf reads
+ *	under raw spinlocks; innermost of the driver's locks.
  */
 struct simgpu_engine {
 	struct simgpu_device *sdev;
@@ -72,6 +75,21 @@ struct simgpu_engine {
 	u32 traced_ctx;		/* protected by @lock */
 	atomic_t halt_next;
 	struct delayed_work limit_work;
+	raw_spinlock_t sample_lock;	/* the RING_SAMPLE latches */
+};
+
+/**
+ * struct simgpu_engine_sample - an engine's counters of one instant
+ * @ts: RING_TIMESTAMP, the reference clock
+ * @busy: RING_BUSY_TICKS
+ * @ctx_ts: RING_CTX_TIMESTAMP
+ * @ctx: RING_CURRENT_CTX, the id of the resident context, 0 for none
+ */
+struct simgpu_engine_sample {
+	u64 ts;
+	u64 busy;
+	u32 ctx_ts;
+	u32 ctx;
 };
 
 int simgpu_engines_init(struct simgpu_device *sdev);
@@ -80,6 +98,8 @@ struct simgpu_engine *simgpu_engine_get(struct simgpu_device *sdev,
 					unsigned int instance);
 void simgpu_irq_handler(void *data);
 const char *simgpu_engine_class_name(unsigned int class);
+void simgpu_engine_sample(struct simgpu_engine *eng,
+			  struct simgpu_engine_sample *s);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 bool simgpu_engine_check_hang(struct simgpu_engine *eng,

@@ -280,9 +280,11 @@ struct simgpu_hw_engine {
 	 * ticks since ctx_ts_tick
 	 */
 	u64 busy_ticks;
-	/* RING_SAMPLE_TS, RING_SAMPLE_BUSY */
+	/* RING_SAMPLE_TS, RING_SAMPLE_BUSY, RING_SAMPLE_CTX_TS, RING_SAMPLE_CTX */
 	u64 sample_ts;
 	u64 sample_busy;
+	u32 sample_ctx_ts;
+	u32 sample_ctx;
 
 	/*
 	 * Performance counters of the resident context, loaded from its image
@@ -847,8 +849,9 @@ static void simgpu_hw_engine_arm(struct simgpu_hw_engine *e, bool retry)
 }
 
 /*
- * RING_SAMPLE: latch RING_TIMESTAMP and RING_BUSY_TICKS of the current
- * instant, as a hardware engine's counters would read. If the engine's
+ * RING_SAMPLE: latch RING_TIMESTAMP, RING_BUSY_TICKS, RING_CTX_TIMESTAMP
+ * and RING_CURRENT_CTX of the current instant, as a hardware engine's
+ * counters would read. If the engine's
  * timer is late, what is overdue runs first, as for any register access,
  * so that the instant is the current one and not the overdue event's.
  * Unlike a register access, a sample leaves the interrupt line to the
@@ -871,6 +874,8 @@ static void simgpu_hw_engine_sample(struct simgpu_hw_engine *e)
 
 	e->sample_ts = hw->cfg.ts_offset + simgpu_hw_ticks(hw, e->now);
 	e->sample_busy = simgpu_hw_engine_busy_ticks(e, e->now);
+	e->sample_ctx_ts = simgpu_hw_engine_ctx_ts(e, e->now);
+	e->sample_ctx = e->ctx_id;
 }
 
 /* Is any engine's RING_IRQ_REASON non-zero? A racy hint. */
@@ -970,7 +975,8 @@ static void simgpu_hw_engine_reset(struct simgpu_hw_engine *e)
 /* The registers RING_SAMPLE latches into */
 static bool simgpu_hw_reg_is_sample(u32 reg)
 {
-	return reg >= RING_SAMPLE_TS_LO && reg <= RING_SAMPLE_BUSY_HI;
+	return (reg >= RING_SAMPLE_TS_LO && reg <= RING_SAMPLE_BUSY_HI) ||
+	       reg == RING_SAMPLE_CTX_TS || reg == RING_SAMPLE_CTX;
 }
 
 static u32 simgpu_hw_engine_read(struct simgpu_hw_engine *e, u32 reg)
@@ -997,6 +1003,10 @@ static u32 simgpu_hw_engine_read(struct simgpu_hw_engine *e, u32 reg)
 		return lower_32_bits(e->sample_busy);
 	case RING_SAMPLE_BUSY_HI:
 		return upper_32_bits(e->sample_busy);
+	case RING_SAMPLE_CTX_TS:
+		return e->sample_ctx_ts;
+	case RING_SAMPLE_CTX:
+		return e->sample_ctx;
 	case RING_CURRENT_CTX:
 		return e->ctx_id;
 	case RING_SUBMIT_CTX_LO:

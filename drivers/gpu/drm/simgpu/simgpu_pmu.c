@@ -53,9 +53,9 @@
  * - EOPNOTSUPP: a branch stack;
  * - ENODEV: the driver is not bound to the device.
  *
- * Reading an event never sleeps, takes no lock of the driver and never
- * waits for the device: it latches and reads the engine's sample
- * registers, under a lock of the PMU's own.
+ * Reading an event never sleeps, takes no sleeping lock and never waits
+ * for the device: it latches and reads the engine's sample registers
+ * (simgpu_engine_sample()), under the engine's raw sample lock.
  *
  * The PMU answers "how busy is each engine", for any process allowed to
  * open system-wide events (perf_event_paranoid); fdinfo answers "how busy
@@ -140,8 +140,6 @@ struct simgpu_pmu_txn {
  * @lock: protects @sdev
  * @sdev: the device while the driver is bound to it, else NULL; protected
  *	by @lock
- * @sample_lock: serialises the use of the engines' RING_SAMPLE latches,
- *	which only the PMU uses. Taken with interrupts disabled, innermost.
  * @txn: per-CPU group read state
  */
 struct simgpu_pmu {
@@ -149,7 +147,6 @@ struct simgpu_pmu {
 	char name[24];
 	spinlock_t lock;		/* @sdev */
 	struct simgpu_device *sdev;	/* protected by @lock */
-	raw_spinlock_t sample_lock;	/* the RING_SAMPLE latches */
 	struct simgpu_pmu_txn __percpu *txn;
 };
 
@@ -208,19 +205,19 @@ static const struct attribute_group *simgpu_pmu_attr_groups[] = {
 	NULL,
 };
 
-/* Latch an engine's RING_TIMESTAMP and RING_BUSY_TICKS of one instant */
-static void simgpu_pmu_latch(struct simgpu_pmu *pmu, struct simgpu_device *sdev,
-			     u32 base, u64 *ts, u64 *busy)
+/*
+ * Latch an engine's RING_TIMESTAMP and RING_BUSY_TICKS of one instant. The
+ * engine outlives the event: it is only freed when the DRM device is,
+ * which the event holds.
+ */
+static void simgpu_pmu_latch(struct simgpu_device *sdev, unsigned int id,
+			     u64 *ts, u64 *busy)
 {
-	unsigned long flags;
+	struct simgpu_engine_sample s;
 
-	raw_spin_lock_irqsave(&pmu->sample_lock, flags);
-	simgpu_write32(sdev, base + RING_SAMPLE, 1);
-	*ts = simgpu_read32(sdev, base + RING_SAMPLE_TS_LO) |
-	      (u64)simgpu_read32(sdev, base + RING_SAMPLE_TS_HI) << 32;
-	*busy = simgpu_read32(sdev, base + RING_SAMPLE_BUSY_LO) |
-		(u64)simgpu_read32(sdev, base + RING_SAMPLE_BUSY_HI) << 32;
-	raw_spin_unlock_irqrestore(&pmu->sample_lock, flags);
+	simgpu_engine_sample(READ_ONCE(sdev->engine_by_hw_id[id]), &s);
+	*ts = s.ts;
+	*busy = s.busy;
 }
 
 /*
@@ -241,7 +238,7 @@ static u64 simgpu_pmu_sample(struct simgpu_pmu *pmu, struct perf_event *event)
 	u64 ts, busy;
 
 	if (!(txn->flags & PERF_PMU_TXN_READ) && !txn->disabled) {
-		simgpu_pmu_latch(pmu, sdev, event->hw.config_base, &ts, &busy);
+		simgpu_pmu_latch(sdev, id, &ts, &busy);
 		return total ? ts : busy;
 	}
 
@@ -251,8 +248,7 @@ static u64 simgpu_pmu_sample(struct simgpu_pmu *pmu, struct perf_event *event)
 		txn->have = 0;
 	}
 	if (!(txn->have & BIT_ULL(id))) {
-		simgpu_pmu_latch(pmu, sdev, event->hw.config_base,
-				 &txn->ts[id], &txn->busy[id]);
+		simgpu_pmu_latch(sdev, id, &txn->ts[id], &txn->busy[id]);
 		txn->have |= BIT_ULL(id);
 	}
 	return total ? txn->ts[id] : txn->busy[id];
@@ -434,7 +430,6 @@ struct simgpu_pmu *simgpu_pmu_register(struct device *parent, int id)
 	}
 	snprintf(pmu->name, sizeof(pmu->name), DRIVER_NAME "_%d", id);
 	spin_lock_init(&pmu->lock);
-	raw_spin_lock_init(&pmu->sample_lock);
 
 	pmu->base = (struct pmu) {
 		.module = THIS_MODULE,

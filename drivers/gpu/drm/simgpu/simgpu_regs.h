@@ -80,11 +80,14 @@
 #define RING_BUSY_TICKS_LO		0x38	/* RO */
 #define RING_BUSY_TICKS_HI		0x3c	/* RO */
 /*
- * RING_SAMPLE: writing 1 latches RING_TIMESTAMP and RING_BUSY_TICKS of one
- * instant into RING_SAMPLE_TS and RING_SAMPLE_BUSY, which keep them until
- * the next write: a consistent pair, read without the HI, LO, HI protocol.
- * The instant is the current one, as for any register access; reading
- * the latches does not run the engine.
+ * RING_SAMPLE: writing 1 latches RING_TIMESTAMP, RING_BUSY_TICKS,
+ * RING_CTX_TIMESTAMP and RING_CURRENT_CTX of one instant into
+ * RING_SAMPLE_TS, RING_SAMPLE_BUSY, RING_SAMPLE_CTX_TS and RING_SAMPLE_CTX,
+ * which keep them until the next write: a consistent set, the 64-bit ones
+ * read without the HI, LO, HI protocol. The instant is the current one, as
+ * for any register access, but a sample leaves the engine's interrupts to
+ * the engine: it does not raise them on the sampling CPU. Reading the
+ * latches does not run the engine.
  */
 #define RING_SAMPLE			0x40	/* WO */
 #define RING_SAMPLE_TS_LO		0x44	/* RO */
@@ -101,6 +104,8 @@
  */
 #define RING_SUBMIT_PERFCFG		0x54	/* RW */
 #define   SIMGPU_PERFCFG_LOAD		BIT(31)
+#define RING_SAMPLE_CTX_TS		0x58	/* RO: latched RING_CTX_TIMESTAMP */
+#define RING_SAMPLE_CTX			0x5c	/* RO: latched RING_CURRENT_CTX */
 #define RING_SUBMIT_FIFO_DEPTH		64
 
 /*

@@ -47,12 +47,22 @@ struct fdinfo_test {
 	u64 now_ns;		/* the fake clock */
 	u32 seqno;
 	char *buf;
+	/* The image whose switch count each clock read bumps, switches left */
+	__le32 *switching;
+	int switches;
 };
 
 static u64 fake_clock(void *data)
 {
 	struct fdinfo_test *ft = data;
+	__le32 *img = READ_ONCE(ft->switching);
 
+	/* Called by the model with its engine lock held: no other caller */
+	if (img && ft->switches > 0) {
+		ft->switches--;
+		img[CTX_IMG_SWITCH_COUNT / 4] =
+			cpu_to_le32(le32_to_cpu(img[CTX_IMG_SWITCH_COUNT / 4]) + 2);
+	}
 	return READ_ONCE(ft->now_ns);
 }
 
@@ -515,6 +525,39 @@ static void fdinfo_test_capacity(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cycles * 100 / ((total - total0) * 4), 50);
 }
 
+/*
+ * A context that switches all the time as its readers see it: each read of
+ * the clock by the model changes its switch count, as if it had switched
+ * out and back in. A read of fdinfo, which folds with interrupts off, gives
+ * up after a few tries instead of spinning until the switching stops, and
+ * shows what it could; the next read shows all of it.
+ */
+static void fdinfo_test_switching_context(struct kunit *test)
+{
+	struct fdinfo_test *ft = test->priv;
+	struct file *file = fdinfo_open(test);
+	struct simgpu_ctx *ctx = ctx_create(test, file, RCS);
+	const int switches = 1000;
+	u64 cycles;
+	int tries;
+
+	submit_busy(test, ctx, RCS, 0, NSEC_PER_SEC);
+	clock_set(ft, NSEC_PER_SEC / 2);
+	ft->switches = switches;
+	WRITE_ONCE(ft->switching, ctx->image);
+	cycles = fdinfo_value(test, fdinfo_read(test, file), "drm-cycles-rcs");
+	WRITE_ONCE(ft->switching, NULL);
+	tries = switches - ft->switches;
+	KUNIT_EXPECT_LT_MSG(test, tries, 64, "a read looked %d times", tries);
+	KUNIT_EXPECT_LE(test, cycles, ticks(ft, NSEC_PER_SEC / 2));
+	KUNIT_EXPECT_GE(test, atomic_read(&ft->sdev->ctxs.fold_retries), 1);
+
+	clock_set(ft, 2ULL * NSEC_PER_SEC);
+	KUNIT_EXPECT_EQ(test, fdinfo_value(test, fdinfo_read(test, file),
+					   "drm-cycles-rcs"),
+			ticks(ft, NSEC_PER_SEC));
+}
+
 static struct kunit_case fdinfo_test_cases[] = {
 	KUNIT_CASE(fdinfo_test_idle_output),
 	KUNIT_CASE(fdinfo_test_running_context),
@@ -524,6 +567,7 @@ static struct kunit_case fdinfo_test_cases[] = {
 	KUNIT_CASE(fdinfo_test_isolation),
 	KUNIT_CASE(fdinfo_test_capacity),
 	KUNIT_CASE(fdinfo_test_seqno_wrap),
+	KUNIT_CASE(fdinfo_test_switching_context),
 	{}
 };
 

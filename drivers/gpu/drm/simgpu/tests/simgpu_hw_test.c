@@ -1577,6 +1577,36 @@ static void simgpu_hw_test_irq_ack(struct kunit *test)
 }
 
 /*
+ * RING_SAMPLE also latches RING_CTX_TIMESTAMP and RING_CURRENT_CTX, of the
+ * same instant as RING_TIMESTAMP; the latches keep them as the engine
+ * moves on.
+ */
+static void simgpu_hw_test_sample_ctx(struct kunit *test)
+{
+	struct simgpu_hw_test *t = test->priv;
+	__le32 *a = test_ctx(t, 7, 100);
+	__le32 *busy = busy_batch(t, 1000);
+	struct simgpu_hw *hw = test_create(t, TEST_1GHZ, 0, true);
+
+	submit(hw, CCS3, a, busy, 1);
+	clock_set(t, 400);
+	eng_wr(hw, CCS3, RING_SAMPLE, 1);
+	clock_set(t, 600);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_SAMPLE_CTX), 7);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_SAMPLE_CTX_TS), 100 + 400);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_SAMPLE_TS_LO), 400);
+
+	/* The end of the job overdue: the sample is of after it */
+	clock_set(t, 2000);
+	eng_wr(hw, CCS3, RING_SAMPLE, 1);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_SEQNO), 1);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_SAMPLE_CTX), 0);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_SAMPLE_CTX_TS), 100 + 1000);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_SAMPLE_TS_LO), 2000);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_TIMESTAMP), 100 + 1000);
+}
+
+/*
  * Fake clock, interrupts on: a sample that ends an overdue job raises the
  * interrupt at once, not when the engine's timer, queued for the job's
  * end in real time (10 s away), would have.
@@ -1718,6 +1748,7 @@ static struct kunit_case simgpu_hw_test_cases[] = {
 	KUNIT_CASE(simgpu_hw_test_irq),
 	KUNIT_CASE(simgpu_hw_test_irq_ack),
 	KUNIT_CASE(simgpu_hw_test_sample_irq),
+	KUNIT_CASE(simgpu_hw_test_sample_ctx),
 	KUNIT_CASE(simgpu_hw_test_realtime),
 	{}
 };
