@@ -69,7 +69,21 @@
  * interrupts off: a context switching in and out all along (short IDLE
  * commands) could otherwise keep a reader spinning. After that the fold
  * gives up and adds nothing; the context stays active and the next fold
- * adds what this one left (``retries`` in ``simgpu_folds`` of debugfs).
+ * adds what this one left.
+ *
+ * Each fold also records the reference clock tick at which the
+ * CTX_TIMESTAMP it read was valid, so the next fold of the context knows
+ * how long it was away: 2^32 ticks or more, and wraps may have gone
+ * unseen (the fold worker was late, say). Such a late fold is counted
+ * (``simgpu_folds`` in debugfs). If the context was resident on one engine
+ * all along (resident at both folds, no switch in between), it ran for
+ * exactly the ticks in between, and that is what is added; otherwise the
+ * wrapped difference is, a lower bound, and the late fold is also counted
+ * as lost, with a warning. (A context switched out for that long between
+ * two folds, in an IDLE command, is counted so too: whether it ran for
+ * 2^32 ticks in between cannot be told.) The first fold after a context
+ * got work again counts from its submission: time idle, off the active
+ * list, is not late.
  */
 
 /* How often ctx_timestamp() tries before it gives up */
@@ -95,9 +109,10 @@ static u64 ref_ticks(struct simgpu_device *sdev)
 	return s.ts;
 }
 
-/* A context's CTX_TIMESTAMP */
+/* A context's CTX_TIMESTAMP and when it had that value */
 struct ctx_ts_sample {
 	u32 ts;		/* CTX_TIMESTAMP */
+	u64 ref;	/* a reference clock tick at which it was @ts */
 	u32 count;	/* CTX_IMG_SWITCH_COUNT then */
 	bool resident;
 };
@@ -133,8 +148,11 @@ static bool ctx_timestamp(struct simgpu_device *sdev,
 			if (es.ctx != ctx->id)
 				continue;
 			s->ts = es.ctx_ts;
+			s->ref = es.ts;
 		} else {
 			s->ts = img_read(ctx, CTX_IMG_TIMESTAMP);
+			/* Still @ts until the next switch-in: count changes */
+			s->ref = ref_ticks(sdev);
 		}
 		smp_rmb(); /* read the value before re-checking the count */
 		if (img_read(ctx, CTX_IMG_SWITCH_COUNT) == s->count)
@@ -143,11 +161,41 @@ static bool ctx_timestamp(struct simgpu_device *sdev,
 	return false;
 }
 
+/*
+ * The ticks @ctx ran since its last fold: the wrapped difference of its
+ * CTX_TIMESTAMPs, or, after 2^32 ticks or more, what the reference clock
+ * tells of them (see "engine time accounting").
+ */
+static u64 ctx_fold_delta(struct simgpu_device *sdev, struct simgpu_ctx *ctx,
+			  const struct ctx_ts_sample *s)
+{
+	struct simgpu_ctx_mgr *mgr = &sdev->ctxs;
+	u32 delta = s->ts - ctx->last_ts;
+	u64 elapsed = s->ref - ctx->last_ref;
+
+	lockdep_assert_held(&ctx->usage->lock);
+
+	if (elapsed <= U32_MAX)
+		return delta;
+
+	atomic_inc(&mgr->late_folds);
+	/* Resident all along on one engine: it ran every tick in between */
+	if (ctx->last_resident && s->resident &&
+	    s->count == ctx->last_count && (u32)elapsed == delta)
+		return elapsed;
+
+	atomic_inc(&mgr->lost_folds);
+	drm_warn_once(&sdev->drm,
+		      "context %u folded %llu ticks after its previous fold: its time may be short by multiples of 2^32 ticks\n",
+		      ctx->id, elapsed);
+	return delta;
+}
+
 static void ctx_fold_locked(struct simgpu_device *sdev, struct simgpu_ctx *ctx)
 {
 	struct simgpu_client_usage *usage = ctx->usage;
 	struct ctx_ts_sample s;
-	u32 delta;
+	u64 delta;
 
 	lockdep_assert_held(&usage->lock);
 	if (ctx->dead)
@@ -158,9 +206,16 @@ static void ctx_fold_locked(struct simgpu_device *sdev, struct simgpu_ctx *ctx)
 		atomic_inc(&sdev->ctxs.fold_retries);
 		return;
 	}
-	delta = s.ts - ctx->last_ts;
+	/* Off the active list it had no work since its last fold */
+	if (list_empty(&ctx->active_link))
+		delta = s.ts - ctx->last_ts;
+	else
+		delta = ctx_fold_delta(sdev, ctx, &s);
 	usage->cycles[ctx->engine_class] += delta;
 	ctx->last_ts = s.ts;
+	ctx->last_ref = s.ref;
+	ctx->last_count = s.count;
+	ctx->last_resident = s.resident;
 	if (delta)
 		trace_simgpu_ctx_fold(ctx, delta,
 				      usage->cycles[ctx->engine_class]);
@@ -181,7 +236,7 @@ static void ctx_fold_locked(struct simgpu_device *sdev, struct simgpu_ctx *ctx)
  * @seqno: the seqno of the batch, written by the hardware on completion
  *
  * Called before the batch is handed to the hardware, so that fdinfo
- * readers look at the context from then on.
+ * readers look at the context from then on. Never sleeps.
  *
  * Returns: the address of the context image for the submission port.
  */
@@ -193,8 +248,15 @@ u64 simgpu_ctx_submit(struct simgpu_ctx *ctx, u32 seqno)
 	spin_lock_irqsave(&usage->lock, flags);
 	ctx->last_seqno = seqno;
 	ctx->last_aborted = false;
-	if (list_empty(&ctx->active_link))
+	if (list_empty(&ctx->active_link)) {
+		/*
+		 * Out with nothing to run since its last fold: its time is
+		 * still @last_ts, now too, and from now on it may run.
+		 */
+		ctx->last_ref = ref_ticks(ctx->sdev);
+		ctx->last_resident = false;
 		list_add_tail(&ctx->active_link, &usage->active);
+	}
 	spin_unlock_irqrestore(&usage->lock, flags);
 
 	return virt_to_phys(ctx->image);
@@ -321,6 +383,7 @@ struct simgpu_ctx *simgpu_ctx_create(struct simgpu_device *sdev,
 	if (!ctx)
 		return ERR_PTR(-ENOMEM);
 
+	ctx->sdev = sdev;
 	ctx->engine_class = engine_class;
 	ctx->usage = usage;
 	INIT_LIST_HEAD(&ctx->active_link);

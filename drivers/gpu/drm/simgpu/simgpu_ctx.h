@@ -47,8 +47,15 @@ struct simgpu_client_usage {
  * @id: CTX_IMG_ID, the hardware's name of the context; key of the
  *	device's context xarray
  * @engine_class: class of the engines the context runs on
+ * @sdev: the device
  * @usage: the owning client's accumulators
  * @last_ts: CTX_TIMESTAMP value already added to @usage, protected by
+ *	@usage->lock
+ * @last_ref: a reference clock tick (RING_TIMESTAMP) at which the
+ *	context's CTX_TIMESTAMP was @last_ts, protected by @usage->lock
+ * @last_count: CTX_IMG_SWITCH_COUNT at @last_ref, protected by
+ *	@usage->lock
+ * @last_resident: the context was resident at @last_ref, protected by
  *	@usage->lock
  * @last_seqno: seqno of the last batch handed to the hardware, protected
  *	by @usage->lock
@@ -63,8 +70,12 @@ struct simgpu_client_usage {
 struct simgpu_ctx {
 	u32 id;
 	u8 engine_class;
+	struct simgpu_device *sdev;
 	struct simgpu_client_usage *usage;
 	u32 last_ts;
+	u64 last_ref;
+	u32 last_count;
+	bool last_resident;
 	u32 last_seqno;
 	bool last_aborted;
 	struct list_head active_link;
@@ -101,6 +112,11 @@ void simgpu_client_usage_put(struct simgpu_client_usage *usage);
  * @submits: batches handed to the hardware so far, a wrapping count
  * @seen_submits: @submits at the previous run of @fold_work, which alone
  *	uses it
+ * @late_folds: folds of a context 2^32 reference clock ticks or more after
+ *	its previous one, when wraps of its CTX_TIMESTAMP may have gone unseen
+ * @lost_folds: those of @late_folds that could not be made exact: the
+ *	context had switched in between, its time may be short by multiples
+ *	of 2^32 ticks
  * @fold_retries: folds that gave up, the context switching all the time;
  *	the next fold of the context adds what they left
  *
@@ -115,6 +131,8 @@ struct simgpu_ctx_mgr {
 #define SIMGPU_FOLD_ARMED	0
 	atomic_t submits;
 	int seen_submits;
+	atomic_t late_folds;
+	atomic_t lost_folds;
 	atomic_t fold_retries;
 };
 

@@ -48,9 +48,12 @@
  *
  * ``simgpu_folds``
  *	The engine time accounting's own health (see "engine time
- *	accounting"): ``retries``, the folds that gave up because the
- *	context kept switching while they read it. Stays 0 on a healthy
- *	system.
+ *	accounting"): ``late``, the folds of a context that came 2^32
+ *	reference clock ticks or more after its previous one, when wraps of
+ *	its 32-bit CTX_TIMESTAMP may have gone unseen; ``lost``, those of them
+ *	that could not be made exact (the context had switched in between);
+ *	``retries``, the folds that gave up because the context kept
+ *	switching while they read it. All three stay 0 on a healthy system.
  *
  * ``simgpu_halt_next``
  *	Fault injection for tests, write-only: writing an engine name (e.g.
@@ -180,7 +183,9 @@ static int folds_show(struct seq_file *m, void *data)
 	struct drm_debugfs_entry *entry = m->private;
 	struct simgpu_ctx_mgr *mgr = &to_simgpu_device(entry->dev)->ctxs;
 
-	seq_printf(m, "retries: %d\n", atomic_read(&mgr->fold_retries));
+	seq_printf(m, "late: %d\nlost: %d\nretries: %d\n",
+		   atomic_read(&mgr->late_folds), atomic_read(&mgr->lost_folds),
+		   atomic_read(&mgr->fold_retries));
 	return 0;
 }
 

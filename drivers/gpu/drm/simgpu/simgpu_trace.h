@@ -133,12 +133,12 @@ TRACE_EVENT(simgpu_reset,
 );
 
 TRACE_EVENT(simgpu_ctx_fold,
-	    TP_PROTO(const struct simgpu_ctx *ctx, u32 cycles, u64 total),
+	    TP_PROTO(const struct simgpu_ctx *ctx, u64 cycles, u64 total),
 	    TP_ARGS(ctx, cycles, total),
 
 	    TP_STRUCT__entry(__field(u32, ctx)
 			     __field(u8, class)
-			     __field(u32, cycles)
+			     __field(u64, cycles)
 			     __field(u64, total)),
 
 	    TP_fast_assign(__entry->ctx = ctx->id;
@@ -146,7 +146,7 @@ TRACE_EVENT(simgpu_ctx_fold,
 			   __entry->cycles = cycles;
 			   __entry->total = total;),
 
-	    TP_printk("ctx=%u class=%s cycles=%u total=%llu", __entry->ctx,
+	    TP_printk("ctx=%u class=%s cycles=%llu total=%llu", __entry->ctx,
 		      simgpu_trace_class_name(__entry->class), __entry->cycles,
 		      __entry->total)
 );

@@ -367,6 +367,77 @@ static void fdinfo_test_wrap(struct kunit *test)
 			30ULL * NSEC_PER_SEC);
 }
 
+/*
+ * The fold worker late past a wrap of CTX_TIMESTAMP (4.3 s at 1 GHz): the
+ * fold sees it and counts it. A context resident all along is folded
+ * exactly, from the reference clock; one that switched in between cannot
+ * be, and the fold counts it as lost. A context idle for longer than a
+ * wrap, off its client's active list, is not late.
+ */
+static void fdinfo_test_late_fold(struct kunit *test)
+{
+	struct fdinfo_test *ft = test->priv;
+	struct simgpu_ctx_mgr *mgr = &ft->sdev->ctxs;
+	struct file *file = fdinfo_open(test);
+	struct simgpu_ctx *a = ctx_create(test, file, RCS);
+	struct simgpu_ctx *b = ctx_create(test, file, CCS);
+	struct simgpu_ctx *c = ctx_create(test, file, CCS);
+	u64 one = ticks(ft, NSEC_PER_SEC);
+	unsigned int i;
+
+	/*
+	 * a: resident from 0 to 10 s on rcs0. b: on ccs0 from 0 to 5 s and
+	 * from 5.5 to 6.5 s, c in between.
+	 */
+	for (i = 0; i < 10; i++)
+		submit_busy(test, a, RCS, 0, NSEC_PER_SEC);
+	submit_busy(test, b, CCS, 0, 5ULL * NSEC_PER_SEC);
+
+	clock_set(ft, NSEC_PER_SEC / 2);
+	fold_worker_run(mgr);
+	KUNIT_EXPECT_EQ(test, atomic_read(&mgr->late_folds), 0);
+
+	clock_set(ft, 4ULL * NSEC_PER_SEC + NSEC_PER_SEC / 2);
+	submit_busy(test, c, CCS, 0, NSEC_PER_SEC / 2);
+	submit_busy(test, b, CCS, 0, NSEC_PER_SEC);
+
+	/* The worker 5.25 s late, past a wrap: a and b are late */
+	clock_set(ft, 5ULL * NSEC_PER_SEC + NSEC_PER_SEC / 2 + NSEC_PER_SEC / 4);
+	fold_worker_run(mgr);
+	KUNIT_EXPECT_EQ(test, atomic_read(&mgr->late_folds), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&mgr->lost_folds), 1);
+	/* c, folded by the read, is not */
+	KUNIT_EXPECT_EQ(test, fdinfo_value(test, fdinfo_read(test, file),
+					   "drm-cycles-rcs"),
+			one * 5 + one * 3 / 4);
+	/* b's 5.25 s less the 2^32 ticks lost, and c's 0.5 s */
+	KUNIT_EXPECT_EQ(test, fdinfo_value(test, ft->buf, "drm-cycles-ccs"),
+			one * 5 + one / 4 - (1ULL << 32) + one / 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&mgr->late_folds), 2);
+
+	/* On time from there, read every second: a ends exact */
+	for (i = 0; i < 5; i++) {
+		clock_set(ft, 6ULL * NSEC_PER_SEC + i * NSEC_PER_SEC);
+		fold_worker_run(mgr);
+		fdinfo_read(test, file);
+	}
+	clock_set(ft, 11ULL * NSEC_PER_SEC);
+	KUNIT_EXPECT_EQ(test, fdinfo_value(test, fdinfo_read(test, file),
+					   "drm-cycles-rcs"), one * 10);
+	KUNIT_EXPECT_EQ(test, atomic_read(&mgr->late_folds), 2);
+
+	/* Idle for 20 s, then 1 s of work: on time, not late */
+	clock_set(ft, 31ULL * NSEC_PER_SEC);
+	submit_busy(test, a, RCS, 0, NSEC_PER_SEC);
+	clock_set(ft, 31ULL * NSEC_PER_SEC + NSEC_PER_SEC / 2);
+	fold_worker_run(mgr);
+	clock_set(ft, 33ULL * NSEC_PER_SEC);
+	KUNIT_EXPECT_EQ(test, fdinfo_value(test, fdinfo_read(test, file),
+					   "drm-cycles-rcs"), one * 11);
+	KUNIT_EXPECT_EQ(test, atomic_read(&mgr->late_folds), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&mgr->lost_folds), 1);
+}
+
 /* At any refclk a fold period is at most an eighth of a wrap. */
 static void fdinfo_test_fold_period(struct kunit *test)
 {
@@ -624,6 +695,7 @@ static struct kunit_suite fdinfo_offset_test_suite = {
 
 static struct kunit_case fdinfo_1ghz_test_cases[] = {
 	KUNIT_CASE(fdinfo_test_wrap),
+	KUNIT_CASE(fdinfo_test_late_fold),
 	{}
 };
 
