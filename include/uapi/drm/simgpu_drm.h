@@ -29,6 +29,50 @@ extern "C" {
  * - -ENOENT: an exec queue id or GEM handle does not exist for this file.
  */
 
+/**
+ * DOC: simgpu uAPI extensions
+ *
+ * &struct drm_simgpu_exec_queue_create and &struct drm_simgpu_submit start
+ * with an ``extensions`` field: a user pointer to a chain of extension
+ * structures, or 0 for none. Each extension begins with a
+ * &struct drm_simgpu_user_extension whose &drm_simgpu_user_extension.name
+ * says which structure it is and whose
+ * &drm_simgpu_user_extension.next_extension points to the next one (0 ends
+ * the chain). New optional arguments are added as new extensions, so that
+ * the ioctl structures themselves never change size.
+ *
+ * No extension is defined yet. The kernel walks the chain in order and
+ * fails the ioctl with:
+ *
+ * - -EFAULT: an extension could not be read.
+ * - -EINVAL: an extension has an unknown name (today: every name) or a
+ *   non-zero &drm_simgpu_user_extension.pad.
+ * - -E2BIG: the chain has more than %DRM_SIMGPU_MAX_USER_EXTENSIONS
+ *   extensions, e.g. because it loops.
+ */
+
+/** DRM_SIMGPU_MAX_USER_EXTENSIONS - the longest extension chain */
+#define DRM_SIMGPU_MAX_USER_EXTENSIONS	16
+
+/**
+ * struct drm_simgpu_user_extension - header of an extension structure
+ *
+ * The extension structure named @name embeds this as its first member.
+ */
+struct drm_simgpu_user_extension {
+	/**
+	 * @next_extension: user pointer to the next extension, or 0 at the
+	 * end of the chain.
+	 */
+	__u64 next_extension;
+
+	/** @name: which extension this is; none is defined yet. */
+	__u32 name;
+
+	/** @pad: MBZ. */
+	__u32 pad;
+};
+
 #define DRM_SIMGPU_QUERY		0x00
 #define DRM_SIMGPU_EXEC_QUEUE_CREATE	0x01
 #define DRM_SIMGPU_EXEC_QUEUE_DESTROY	0x02
@@ -181,6 +225,15 @@ struct drm_simgpu_query_config {
 	__u32 max_in_syncs;
 
 	/**
+	 * @max_out_syncs: maximum &drm_simgpu_submit.num_out_syncs,
+	 * %DRM_SIMGPU_MAX_OUT_SYNCS.
+	 */
+	__u32 max_out_syncs;
+
+	/** @pad: written 0. */
+	__u32 pad;
+
+	/**
 	 * @max_job_ns: the longest a job may run on its engine, in
 	 * nanoseconds, making progress or not (5 s unless the ``max_job_ms``
 	 * module parameter says otherwise), counted from when the engine
@@ -328,10 +381,22 @@ struct drm_simgpu_query_counters {
  * &DRM_IOCTL_SIMGPU_EXEC_QUEUE_CREATE
  *
  * Creates an exec queue whose jobs run in order on one engine of
- * @engine_class. Returns -EINVAL for an unknown class or an instance that
- * the device does not have.
+ * @engine_class.
+ *
+ * Returns:
+ *
+ * - -EINVAL: an unknown class, an instance that the device does not have,
+ *   or @flags or @pad is not 0.
+ * - -EINVAL, -EFAULT, -E2BIG: @extensions is not a valid chain, see
+ *   "simgpu uAPI extensions".
  */
 struct drm_simgpu_exec_queue_create {
+	/**
+	 * @extensions: user pointer to the first
+	 * &struct drm_simgpu_user_extension, or 0.
+	 */
+	__u64 extensions;
+
 	/** @engine_class: one of &enum drm_simgpu_engine_class. */
 	__u16 engine_class;
 
@@ -355,8 +420,31 @@ struct drm_simgpu_exec_queue_create {
  * struct drm_simgpu_exec_queue_destroy - argument of
  * &DRM_IOCTL_SIMGPU_EXEC_QUEUE_DESTROY
  *
- * Destroys an exec queue. Jobs already submitted still complete; the
- * queue's engine time stays accounted to the file.
+ * Destroys an exec queue: its id is freed at once and later submits to it
+ * fail with -ENOENT. Jobs already submitted still run and complete, and
+ * the queue's engine time stays accounted to the file.
+ *
+ * The call blocks until every job submitted to the queue has been handed
+ * to the hardware, that is until the in-syncs and implicit dependencies of
+ * the last one have signalled and the scheduler has taken it off the
+ * queue. It does not wait for the jobs to complete: their fences signal
+ * later, as they would have without the destroy. So a destroy behind a job
+ * whose in-sync is never signalled blocks until that happens; a fatal
+ * signal ends the wait, and the jobs not yet handed to the hardware are
+ * then dropped, their fences completing with -ESRCH. Closing the file
+ * destroys its queues the same way, except that a process exiting waits
+ * one second at most.
+ *
+ * Why it blocks: submitted jobs keep their promise to run, so the queue's
+ * scheduler entity must go on feeding them to the hardware after the id is
+ * gone, and the destroy drains it in the caller's context. A driver may
+ * instead tear a queue down asynchronously and cancel what it had not run
+ * (xe does); simgpu does not cancel, and draining in a kernel worker would
+ * let a queue behind a never-signalled in-sync hold its context and
+ * memory with nobody to wait for it or to kill. A caller that must not
+ * block destroys the queue once the in-syncs of its last job signalled.
+ *
+ * Returns -ENOENT for an unknown queue, -EINVAL if @pad is not 0.
  */
 struct drm_simgpu_exec_queue_destroy {
 	/** @exec_queue_id: the queue to destroy. */
@@ -369,9 +457,12 @@ struct drm_simgpu_exec_queue_destroy {
 /**
  * struct drm_simgpu_gem_create - argument of &DRM_IOCTL_SIMGPU_GEM_CREATE
  *
- * Returns -EINVAL for a zero size or an unknown region, -E2BIG for a size
- * above the region's &drm_simgpu_region_info.max_bo_size, -ENOSPC when the
- * region has no room left (see &drm_simgpu_region_info.total_size).
+ * Returns -EINVAL for a zero size, a size above the region's
+ * &drm_simgpu_region_info.max_bo_size (a fixed limit, known from
+ * %DRM_SIMGPU_QUERY_REGIONS, so a request above it is a bad argument) or an
+ * unknown region, and -ENOSPC when the region has no room left for the
+ * buffer now (see &drm_simgpu_region_info.total_size and
+ * &drm_simgpu_region_info.used_size), which freeing other buffers cures.
  */
 struct drm_simgpu_gem_create {
 	/** @size: size in bytes, rounded up to the page size. */
@@ -456,10 +547,10 @@ struct drm_simgpu_gem_madvise {
  *	queued behind on it wait. With BUSY
  *	it gives a duty cycle on the GPU's own clock, which a queue of work
  *	keeps exact however late the submitter runs.
- * @DRM_SIMGPU_CMD_COPY: copy within the buffer &drm_simgpu_cmd.handle, to
- *	byte &drm_simgpu_cmd.offset, from the source offset and length that
- *	&drm_simgpu_cmd.value packs (see DRM_SIMGPU_COPY_VALUE()). Offsets
- *	and length are multiples of 4, the length is 4 to
+ * @DRM_SIMGPU_CMD_COPY: copy &drm_simgpu_cmd.value bytes within the buffer
+ *	&drm_simgpu_cmd.handle, to byte &drm_simgpu_cmd.offset, from byte
+ *	&drm_simgpu_cmd.src_offset. Offsets and length are multiples of 4,
+ *	the length is 4 to
  *	%DRM_SIMGPU_COPY_MAX_BYTES, both ranges lie inside the buffer and do
  *	not overlap. It takes one nanosecond per byte of engine time. The
  *	engine runs it as one copy per piece between the 4 KiB boundaries of
@@ -482,14 +573,6 @@ enum drm_simgpu_cmd_op {
 
 /** DRM_SIMGPU_COPY_MAX_BYTES - the most bytes one COPY command copies */
 #define DRM_SIMGPU_COPY_MAX_BYTES	4096
-
-/**
- * DRM_SIMGPU_COPY_VALUE - &drm_simgpu_cmd.value of a COPY
- * @src: source byte offset in the buffer, below 4 GiB
- * @bytes: bytes to copy
- */
-#define DRM_SIMGPU_COPY_VALUE(src, bytes) \
-	((__u64)(__u32)(src) | (__u64)(__u32)(bytes) << 32)
 
 /**
  * struct drm_simgpu_sample_report - what a %DRM_SIMGPU_CMD_SAMPLE writes
@@ -551,48 +634,130 @@ struct drm_simgpu_cmd {
 	 */
 	__u64 offset;
 
-	/** @value: duration or value, see &enum drm_simgpu_cmd_op. */
+	/**
+	 * @value: duration, value or length, see &enum drm_simgpu_cmd_op.
+	 */
 	__u64 value;
+
+	/**
+	 * @src_offset: byte offset of the source of %DRM_SIMGPU_CMD_COPY,
+	 * else MBZ.
+	 */
+	__u64 src_offset;
 };
 
 /** DRM_SIMGPU_MAX_BO_HANDLES - the most buffers one submit can name */
 #define DRM_SIMGPU_MAX_BO_HANDLES	1024
-/** DRM_SIMGPU_MAX_IN_SYNCS - the most syncobjs one submit can wait for */
+/** DRM_SIMGPU_MAX_IN_SYNCS - the most syncs one submit can wait for */
 #define DRM_SIMGPU_MAX_IN_SYNCS		256
+/** DRM_SIMGPU_MAX_OUT_SYNCS - the most syncs one submit can signal */
+#define DRM_SIMGPU_MAX_OUT_SYNCS	64
+
+/**
+ * DRM_SIMGPU_SYNC_TYPE_MASK - the bits of &drm_simgpu_sync.flags that give
+ * the sync's type
+ */
+#define DRM_SIMGPU_SYNC_TYPE_MASK		0xffu
+/**
+ * DRM_SIMGPU_SYNC_TYPE_SYNCOBJ - a binary syncobj;
+ * &drm_simgpu_sync.timeline_value MBZ
+ */
+#define DRM_SIMGPU_SYNC_TYPE_SYNCOBJ		0x0u
+/**
+ * DRM_SIMGPU_SYNC_TYPE_TIMELINE_SYNCOBJ - a point of a timeline syncobj;
+ * &drm_simgpu_sync.timeline_value is the point, not 0
+ */
+#define DRM_SIMGPU_SYNC_TYPE_TIMELINE_SYNCOBJ	0x1u
+
+/**
+ * struct drm_simgpu_sync - a syncobj a job waits for or signals
+ *
+ * An in-sync makes the job wait for the fence the syncobj holds, or for a
+ * timeline syncobj for the fence of point @timeline_value; such a fence
+ * must exist when the job is submitted (the kernel does not wait for it to
+ * be submitted), else the submit fails with -EINVAL, as
+ * %DRM_IOCTL_SYNCOBJ_WAIT does without
+ * %DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT. A point that has signalled and
+ * been garbage collected counts as signalled.
+ *
+ * An out-sync gets the job's fence: a binary syncobj has its fence
+ * replaced, a timeline syncobj gets it as the new point @timeline_value,
+ * which should be above the syncobj's last point (the DRM timeline
+ * ioctls, %DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT and %DRM_IOCTL_SYNCOBJ_QUERY,
+ * see it then).
+ */
+struct drm_simgpu_sync {
+	/**
+	 * @flags: the type, one of %DRM_SIMGPU_SYNC_TYPE_SYNCOBJ and
+	 * %DRM_SIMGPU_SYNC_TYPE_TIMELINE_SYNCOBJ; other bits MBZ.
+	 */
+	__u32 flags;
+
+	/** @handle: the syncobj's handle. */
+	__u32 handle;
+
+	/**
+	 * @timeline_value: the point of a timeline syncobj, not 0; MBZ for
+	 * a binary syncobj.
+	 */
+	__u64 timeline_value;
+};
 
 /**
  * struct drm_simgpu_submit - argument of &DRM_IOCTL_SIMGPU_SUBMIT
  *
- * Queues a job on an exec queue. The job waits for the syncobjs in
- * @in_syncs, then runs @cmds in order on the queue's engine. Buffers
- * written by the job, and those listed in @bo_handles, are busy (their
- * reservation object holds the job's fence) until it completes.
+ * Queues a job on an exec queue. The job waits for the syncs in
+ * @in_syncs, then runs @cmds in order on the queue's engine, and its fence
+ * goes into every sync of @out_syncs. Buffers written by the job, and those
+ * listed in @bo_handles, are busy (their reservation object holds the
+ * job's fence) until it completes. Once the job is queued nothing can
+ * fail: a submit that returns an error has neither queued the job nor
+ * touched an out-sync.
  *
  * Returns:
  *
  * - -EINVAL: @flags or @pad is not 0; @num_cmds is 0 or larger than
  *   &drm_simgpu_query_config.max_cmds; @num_bo_handles is larger than
- *   %DRM_SIMGPU_MAX_BO_HANDLES or @num_in_syncs larger than
- *   %DRM_SIMGPU_MAX_IN_SYNCS; a command has an unknown
- *   &drm_simgpu_cmd.op or a non-zero field its op does not use; a BUSY
- *   or IDLE lasts more than one second; a WRITE's value does not fit in 32 bits,
- *   its offset is not 4-byte aligned or not inside the buffer, or its
- *   buffer is not a simgpu buffer of this device (an imported one) or was
- *   purged; a COPY or SAMPLE breaks the rules of &enum drm_simgpu_cmd_op.
+ *   %DRM_SIMGPU_MAX_BO_HANDLES, @num_in_syncs larger than
+ *   %DRM_SIMGPU_MAX_IN_SYNCS or @num_out_syncs larger than
+ *   %DRM_SIMGPU_MAX_OUT_SYNCS; a &struct drm_simgpu_sync has an unknown
+ *   type or undefined flags, a binary syncobj a non-zero
+ *   &drm_simgpu_sync.timeline_value or a timeline syncobj a zero one; an
+ *   in-sync's syncobj has no fence (binary) or no point
+ *   &drm_simgpu_sync.timeline_value yet (timeline); a command has an
+ *   unknown &drm_simgpu_cmd.op or a non-zero field its op does not use; a
+ *   BUSY or IDLE lasts more than one second; a WRITE's value does not fit
+ *   in 32 bits, its offset is not 4-byte aligned or not inside the buffer,
+ *   or its buffer is not a simgpu buffer of this device (an imported one)
+ *   or was purged; a COPY or SAMPLE breaks the rules of
+ *   &enum drm_simgpu_cmd_op.
+ * - -EINVAL, -EFAULT, -E2BIG: @extensions is not a valid chain, see
+ *   "simgpu uAPI extensions".
  * - -ENOENT: the exec queue, a GEM handle, a syncobj or @perfmon_id does
  *   not exist, or the queue was destroyed meanwhile.
  * - -EBUSY: @perfmon_id is not 0 while a device-wide perfmon is set (see
  *   &drm_simgpu_perfmon_set_global).
  * - -ECANCELED: the exec queue was banned because one of its jobs hung.
- * - -EFAULT: @cmds, @bo_handles or @in_syncs could not be read.
+ * - -EFAULT: @cmds, @bo_handles, @in_syncs or @out_syncs could not be
+ *   read.
+ * - -ENOMEM: the kernel could not allocate the job.
+ * - -EINTR: a fatal signal came while the job's pages were being
+ *   allocated.
  *
- * A job's fence (in @out_sync) completes with an error when the job did
+ * A job's fence (in @out_syncs) completes with an error when the job did
  * not run to its end: -ETIMEDOUT for the job that hung its engine or ran
  * longer than &drm_simgpu_query_config.max_job_ns, -ECANCELED for the
- * other jobs of its exec queue, which is banned, and -EIO when the engine
- * lost the job.
+ * other jobs of its exec queue, which is banned, -EIO when the engine lost
+ * the job, and -ESRCH when its queue was destroyed (or its file closed)
+ * and the wait for it was killed before the job reached the hardware.
  */
 struct drm_simgpu_submit {
+	/**
+	 * @extensions: user pointer to the first
+	 * &struct drm_simgpu_user_extension, or 0.
+	 */
+	__u64 extensions;
+
 	/** @exec_queue_id: the exec queue. */
 	__u32 exec_queue_id;
 
@@ -605,8 +770,17 @@ struct drm_simgpu_submit {
 	/** @bo_handles: user pointer to an array of __u32 GEM handles. */
 	__u64 bo_handles;
 
-	/** @in_syncs: user pointer to an array of __u32 syncobj handles. */
+	/**
+	 * @in_syncs: user pointer to an array of &struct drm_simgpu_sync the
+	 * job waits for.
+	 */
 	__u64 in_syncs;
+
+	/**
+	 * @out_syncs: user pointer to an array of &struct drm_simgpu_sync
+	 * that get the job's fence.
+	 */
+	__u64 out_syncs;
 
 	/** @num_bo_handles: number of entries at @bo_handles. */
 	__u32 num_bo_handles;
@@ -614,19 +788,17 @@ struct drm_simgpu_submit {
 	/** @num_in_syncs: number of entries at @in_syncs. */
 	__u32 num_in_syncs;
 
-	/**
-	 * @out_sync: syncobj that gets the job's fence, or 0 for none.
-	 */
-	__u32 out_sync;
-
-	/** @flags: MBZ. */
-	__u32 flags;
+	/** @num_out_syncs: number of entries at @out_syncs. */
+	__u32 num_out_syncs;
 
 	/**
 	 * @perfmon_id: perfmon of this file that counts the job, or 0 for
 	 * none. The job's counts are added to it when the job retires.
 	 */
 	__u32 perfmon_id;
+
+	/** @flags: MBZ. */
+	__u32 flags;
 
 	/** @pad: MBZ. */
 	__u32 pad;
@@ -682,7 +854,7 @@ struct drm_simgpu_wait_bo {
  *
  * Returns:
  *
- * - -EINVAL: @num_counters is 0 or more than
+ * - -EINVAL: @flags or @pad is not 0, @num_counters is 0 or more than
  *   &drm_simgpu_query_counters.num_slots, a counter id is unknown or given
  *   twice.
  * - -ENOSPC: the file has %DRM_SIMGPU_MAX_PERFMONS perfmons.
@@ -695,8 +867,14 @@ struct drm_simgpu_perfmon_create {
 	/** @num_counters: number of entries at @counters. */
 	__u32 num_counters;
 
+	/** @flags: MBZ. */
+	__u32 flags;
+
 	/** @id: the new perfmon's id, never 0 (out). */
 	__u32 id;
+
+	/** @pad: MBZ. */
+	__u32 pad;
 };
 
 /**

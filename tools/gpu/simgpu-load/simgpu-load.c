@@ -334,10 +334,12 @@ static void submit_periods(int fd, struct queue *q, unsigned int in_flight,
 			   struct drm_simgpu_cmd *cmds)
 {
 	unsigned int prev = (q->next + in_flight - 1) % in_flight;
+	struct drm_simgpu_sync out = { .handle = q->syncs[q->next] };
 	struct drm_simgpu_submit s = {
 		.exec_queue_id = q->id,
 		.cmds = (uintptr_t)cmds,
-		.out_sync = q->syncs[q->next],
+		.out_syncs = (uintptr_t)&out,
+		.num_out_syncs = 1,
 	};
 	unsigned int i;
 

@@ -536,7 +536,8 @@ static uint32_t build_job(struct drm_simgpu_cmd *cmds, uint32_t handle,
 		cmds[n++] = (struct drm_simgpu_cmd){
 			.op = DRM_SIMGPU_CMD_COPY, .handle = handle,
 			.offset = l->dst,
-			.value = DRM_SIMGPU_COPY_VALUE(l->src, bytes),
+			.src_offset = l->src,
+			.value = bytes,
 		};
 		left -= bytes;
 	}

@@ -5,8 +5,10 @@
 
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/nospec.h>
 #include <linux/platform_device.h>
 #include <linux/slab.h>
+#include <linux/uaccess.h>
 
 #include <drm/drm_drv.h>
 #include <drm/drm_gem.h>
@@ -98,6 +100,53 @@ static void simgpu_postclose(struct drm_device *drm, struct drm_file *file)
 	kfree(sfile);
 }
 
+/**
+ * simgpu_user_extensions - walk the extension chain of an ioctl
+ * @extensions: user pointer to the first &struct drm_simgpu_user_extension,
+ *	or 0 for none
+ * @fns: the ioctl's handlers, indexed by &drm_simgpu_user_extension.name;
+ *	NULL for a name the ioctl does not take
+ * @num_fns: number of entries at @fns
+ * @data: the ioctl's state, passed to the handlers
+ *
+ * A handler gets the user pointer to its extension, whose header was
+ * checked, and reads the whole structure itself. The chain is bounded by
+ * %DRM_SIMGPU_MAX_USER_EXTENSIONS, so that a loop in it ends.
+ *
+ * Returns: 0, -EFAULT if an extension could not be read, -EINVAL for an
+ * unknown name or a non-zero pad, -E2BIG for a chain too long, or the
+ * error a handler returned.
+ */
+int simgpu_user_extensions(u64 extensions,
+			   const simgpu_user_extension_fn *fns, u32 num_fns,
+			   void *data)
+{
+	unsigned int n = 0;
+
+	while (extensions) {
+		struct drm_simgpu_user_extension ext;
+		u32 name;
+		int ret;
+
+		if (++n > DRM_SIMGPU_MAX_USER_EXTENSIONS)
+			return -E2BIG;
+		if (copy_from_user(&ext, u64_to_user_ptr(extensions),
+				   sizeof(ext)))
+			return -EFAULT;
+		if (ext.pad || ext.name >= num_fns)
+			return -EINVAL;
+		name = array_index_nospec(ext.name, num_fns);
+		if (!fns[name])
+			return -EINVAL;
+		ret = fns[name](extensions, data);
+		if (ret)
+			return ret;
+		extensions = ext.next_extension;
+	}
+
+	return 0;
+}
+
 static const struct drm_ioctl_desc simgpu_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(SIMGPU_QUERY, simgpu_ioctl_query, DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(SIMGPU_EXEC_QUEUE_CREATE,
@@ -130,7 +179,8 @@ static const struct file_operations simgpu_fops = {
 };
 
 static const struct drm_driver simgpu_driver = {
-	.driver_features = DRIVER_GEM | DRIVER_RENDER | DRIVER_SYNCOBJ,
+	.driver_features = DRIVER_GEM | DRIVER_RENDER | DRIVER_SYNCOBJ |
+			   DRIVER_SYNCOBJ_TIMELINE,
 	.open = simgpu_open,
 	.postclose = simgpu_postclose,
 	.ioctls = simgpu_ioctls,

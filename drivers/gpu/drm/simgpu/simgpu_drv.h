@@ -155,6 +155,19 @@ struct simgpu_device *simgpu_device_create(struct device *parent,
 
 void simgpu_show_fdinfo(struct drm_printer *p, struct drm_file *file);
 
+/**
+ * typedef simgpu_user_extension_fn - handler of one uAPI extension
+ * @extension: user pointer to the extension
+ * @data: the state of the ioctl the extension belongs to
+ *
+ * Returns: 0 or a negative error code, which fails the ioctl.
+ */
+typedef int (*simgpu_user_extension_fn)(u64 extension, void *data);
+
+int simgpu_user_extensions(u64 extensions,
+			   const simgpu_user_extension_fn *fns, u32 num_fns,
+			   void *data);
+
 int simgpu_ioctl_query(struct drm_device *drm, void *data,
 		       struct drm_file *file);
 

@@ -39,7 +39,8 @@
  * parameter (half of RAM by default): an unprivileged client must not be
  * able to allocate more than the machine has, with nobody to blame for it.
  * No buffer may be larger than ``max_bo_mb`` nor than its region
- * (-E2BIG). DRM_SIMGPU_QUERY_REGIONS reports both limits.
+ * (-EINVAL: a fixed limit, unlike -ENOSPC for a region full now).
+ * DRM_SIMGPU_QUERY_REGIONS reports both limits.
  *
  * Nothing populates a whole buffer at once. A CPU mapping maps the pages
  * of the buffer's shmem file: they are allocated one fault at a time, in the
@@ -525,9 +526,9 @@ u64 simgpu_region_max_bo_size(struct simgpu_device *sdev,
  * @data: a &struct drm_simgpu_gem_create
  * @file: the client
  *
- * Returns: 0, -EINVAL for a bad argument, -E2BIG for a size above the
- * region's largest buffer, -ENOSPC when the region is full, or another
- * negative error code.
+ * Returns: 0, -EINVAL for a bad argument or a size above the region's
+ * largest buffer, -ENOSPC when the region is full, or another negative
+ * error code.
  */
 int simgpu_ioctl_gem_create(struct drm_device *drm, void *data,
 			    struct drm_file *file)
@@ -546,7 +547,7 @@ int simgpu_ioctl_gem_create(struct drm_device *drm, void *data,
 		return -EINVAL;
 	/* The limits are page aligned, so is the size rounded up below them */
 	if (args->size > simgpu_region_max_bo_size(sdev, args->region))
-		return -E2BIG;
+		return -EINVAL;
 	size = PAGE_ALIGN(args->size);
 
 	used = simgpu_region_used(sdev, args->region);

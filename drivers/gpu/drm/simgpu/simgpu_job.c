@@ -4,6 +4,7 @@
  */
 
 #include <linux/bitmap.h>
+#include <linux/dma-fence-chain.h>
 #include <linux/dma-resv.h>
 #include <linux/io.h>
 #include <linux/mm.h>
@@ -37,9 +38,12 @@
  * allocates one page of it) and translates them into a hardware batch (with
  * physical addresses) before the job is armed, so that nothing can fail or
  * allocate once it is pushed: the hardware fence and the out fence are
- * preallocated too. The job's out fence (see "simgpu job fences"), never
- * its scheduler fences, goes into the reservation object of every buffer
- * it writes or names in bo_handles, and into the out syncobj.
+ * preallocated too, and so are the fence chain nodes of the timeline points
+ * the job signals. The job's out fence (see "simgpu job fences"), never its
+ * scheduler fences, goes into the reservation object of every buffer it
+ * writes or names in bo_handles, and into its out-syncs: it replaces the
+ * fence of a binary syncobj and is added as a new point to a timeline
+ * syncobj.
  */
 
 /**
@@ -135,14 +139,10 @@ struct cmd_range {
 	u32 bytes;
 };
 
-static u32 copy_src(const struct drm_simgpu_cmd *cmd)
-{
-	return lower_32_bits(cmd->value);
-}
-
+/* The length of a COPY, once job_check_cmds() bounded it */
 static u32 copy_bytes(const struct drm_simgpu_cmd *cmd)
 {
-	return upper_32_bits(cmd->value);
+	return cmd->value;
 }
 
 /*
@@ -162,7 +162,7 @@ static unsigned int cmd_ranges(const struct drm_simgpu_cmd *cmd,
 		r[0].bytes = SIMGPU_REPORT_SIZE;
 		return 1;
 	case DRM_SIMGPU_CMD_COPY:
-		r[0].offset = copy_src(cmd);
+		r[0].offset = cmd->src_offset;
 		r[0].bytes = copy_bytes(cmd);
 		r[1].offset = cmd->offset;
 		r[1].bytes = copy_bytes(cmd);
@@ -270,6 +270,10 @@ static int job_check_cmds(struct simgpu_job *job, struct drm_file *file,
 	for (i = 0; i < num_cmds; i++) {
 		const struct drm_simgpu_cmd *cmd = &cmds[i];
 
+		/* Only a COPY has a source */
+		if (cmd->op != DRM_SIMGPU_CMD_COPY && cmd->src_offset)
+			return -EINVAL;
+
 		switch (cmd->op) {
 		case DRM_SIMGPU_CMD_BUSY:
 		case DRM_SIMGPU_CMD_IDLE:
@@ -289,12 +293,13 @@ static int job_check_cmds(struct simgpu_job *job, struct drm_file *file,
 			*num_words += 4;
 			break;
 		case DRM_SIMGPU_CMD_COPY:
-			if ((copy_src(cmd) | copy_bytes(cmd) | cmd->offset) & 3 ||
-			    copy_bytes(cmd) < 4 ||
-			    copy_bytes(cmd) > DRM_SIMGPU_COPY_MAX_BYTES)
+			if ((cmd->src_offset | cmd->value | cmd->offset) & 3 ||
+			    cmd->value < 4 ||
+			    cmd->value > DRM_SIMGPU_COPY_MAX_BYTES)
 				return -EINVAL;
 			*num_words += JOB_COPY_WORDS *
-				      copy_num_pieces(copy_src(cmd), cmd->offset,
+				      copy_num_pieces(cmd->src_offset,
+						      cmd->offset,
 						      copy_bytes(cmd));
 			break;
 		case DRM_SIMGPU_CMD_SAMPLE:
@@ -471,29 +476,158 @@ static int job_add_bo_handles(struct simgpu_job *job, struct drm_file *file,
 	return ret;
 }
 
-static int job_add_in_syncs(struct simgpu_job *job, struct drm_file *file,
-			    u64 ptr, u32 count)
+/*
+ * Copy an array of syncs from userspace and check their types and points.
+ * Returns NULL for none, or an error pointer.
+ */
+static struct drm_simgpu_sync *syncs_copy(u64 ptr, u32 count)
 {
-	u32 *handles;
+	struct drm_simgpu_sync *syncs;
 	u32 i;
-	int ret = 0;
 
 	if (!count)
-		return 0;
+		return NULL;
 
-	handles = vmemdup_array_user(u64_to_user_ptr(ptr), count,
-				     sizeof(*handles));
-	if (IS_ERR(handles))
-		return PTR_ERR(handles);
+	syncs = vmemdup_array_user(u64_to_user_ptr(ptr), count,
+				   sizeof(*syncs));
+	if (IS_ERR(syncs))
+		return syncs;
 
 	for (i = 0; i < count; i++) {
-		ret = drm_sched_job_add_syncobj_dependency(&job->base, file,
-							   handles[i], 0);
-		if (ret)
+		bool timeline;
+
+		switch (syncs[i].flags) {
+		case DRM_SIMGPU_SYNC_TYPE_SYNCOBJ:
+			timeline = false;
 			break;
+		case DRM_SIMGPU_SYNC_TYPE_TIMELINE_SYNCOBJ:
+			timeline = true;
+			break;
+		default:
+			goto err;
+		}
+		/* A point is never 0, a binary syncobj has none */
+		if (timeline != !!syncs[i].timeline_value)
+			goto err;
 	}
-	kvfree(handles);
-	return ret;
+
+	return syncs;
+
+err:
+	kvfree(syncs);
+	return ERR_PTR(-EINVAL);
+}
+
+/*
+ * Make the job wait for its in-syncs: the fence of a binary syncobj, or
+ * that of the point of a timeline syncobj. A syncobj without a fence, or
+ * a timeline without the point yet, is -EINVAL, as for
+ * DRM_IOCTL_SYNCOBJ_WAIT without WAIT_FOR_SUBMIT.
+ */
+static int job_add_in_syncs(struct simgpu_job *job, struct drm_file *file,
+			    const struct drm_simgpu_sync *syncs, u32 count)
+{
+	u32 i;
+	int ret;
+
+	for (i = 0; i < count; i++) {
+		struct dma_fence *fence;
+
+		ret = drm_syncobj_find_fence(file, syncs[i].handle,
+					     syncs[i].timeline_value, 0,
+					     &fence);
+		if (ret)
+			return ret;
+		/* Consumes the reference, also on failure */
+		ret = drm_sched_job_add_dependency(&job->base, fence);
+		if (ret)
+			return ret;
+	}
+
+	return 0;
+}
+
+/**
+ * struct job_out_sync - an out-sync of a submit, ready to take the fence
+ * @syncobj: the syncobj, referenced
+ * @chain: for a timeline point, the node that adds it, allocated before
+ *	the job is pushed; NULL for a binary syncobj or once used
+ * @point: the timeline point, 0 for a binary syncobj
+ */
+struct job_out_sync {
+	struct drm_syncobj *syncobj;
+	struct dma_fence_chain *chain;
+	u64 point;
+};
+
+static void out_syncs_put(struct job_out_sync *outs, u32 count)
+{
+	u32 i;
+
+	if (!outs)
+		return;
+	for (i = 0; i < count; i++) {
+		dma_fence_chain_free(outs[i].chain);
+		if (outs[i].syncobj)
+			drm_syncobj_put(outs[i].syncobj);
+	}
+	kvfree(outs);
+}
+
+/* Look up the out-syncs and allocate what signalling them takes */
+static struct job_out_sync *out_syncs_get(struct drm_file *file,
+					  const struct drm_simgpu_sync *syncs,
+					  u32 count)
+{
+	struct job_out_sync *outs;
+	u32 i;
+	int ret;
+
+	if (!count)
+		return NULL;
+
+	outs = kvcalloc(count, sizeof(*outs), GFP_KERNEL);
+	if (!outs)
+		return ERR_PTR(-ENOMEM);
+
+	for (i = 0; i < count; i++) {
+		outs[i].syncobj = drm_syncobj_find(file, syncs[i].handle);
+		if (!outs[i].syncobj) {
+			ret = -ENOENT;
+			goto err;
+		}
+		outs[i].point = syncs[i].timeline_value;
+		if (outs[i].point) {
+			outs[i].chain = dma_fence_chain_alloc();
+			if (!outs[i].chain) {
+				ret = -ENOMEM;
+				goto err;
+			}
+		}
+	}
+
+	return outs;
+
+err:
+	out_syncs_put(outs, count);
+	return ERR_PTR(ret);
+}
+
+/* Give the job's fence to its out-syncs; cannot fail */
+static void out_syncs_signal(struct job_out_sync *outs, u32 count,
+			     struct dma_fence *fence)
+{
+	u32 i;
+
+	for (i = 0; i < count; i++) {
+		if (outs[i].chain) {
+			drm_syncobj_add_point(outs[i].syncobj, outs[i].chain,
+					      fence, outs[i].point);
+			outs[i].chain = NULL;
+		} else {
+			drm_syncobj_replace_fence(outs[i].syncobj, fence);
+		}
+	}
 }
 
 /* Lock the buffers, reserve a fence slot and wait for their users */
@@ -647,18 +781,20 @@ out:
  * @data: a &struct drm_simgpu_submit
  * @file: the client
  *
- * Returns: 0, -EINVAL for a bad argument, -ENOENT for an unknown queue,
- * buffer, syncobj or perfmon, -EBUSY for a perfmon while the device-wide
- * one is set, -ECANCELED for a banned queue, -EFAULT for a bad user
- * pointer, or another negative error code.
+ * Returns: 0, -EINVAL for a bad argument or an in-sync without a fence,
+ * -EINVAL, -EFAULT or -E2BIG for a bad extension chain, -ENOENT for an
+ * unknown queue, buffer, syncobj or perfmon, -EBUSY for a perfmon while
+ * the device-wide one is set, -ECANCELED for a banned queue, -EFAULT for a
+ * bad user pointer, or another negative error code.
  */
 int simgpu_ioctl_submit(struct drm_device *drm, void *data,
 			struct drm_file *file)
 {
 	struct simgpu_file *sfile = to_simgpu_file(file);
 	struct drm_simgpu_submit *args = data;
+	struct drm_simgpu_sync *in_syncs = NULL, *out_syncs = NULL;
 	struct simgpu_out_fence *out_fence = NULL;
-	struct drm_syncobj *out_sync = NULL;
+	struct job_out_sync *outs = NULL;
 	struct drm_simgpu_cmd *cmds = NULL;
 	struct ww_acquire_ctx ticket;
 	struct dma_fence *fence;
@@ -672,21 +808,39 @@ int simgpu_ioctl_submit(struct drm_device *drm, void *data,
 		return -EINVAL;
 	if (!args->num_cmds || args->num_cmds > SIMGPU_MAX_CMDS ||
 	    args->num_bo_handles > DRM_SIMGPU_MAX_BO_HANDLES ||
-	    args->num_in_syncs > DRM_SIMGPU_MAX_IN_SYNCS)
+	    args->num_in_syncs > DRM_SIMGPU_MAX_IN_SYNCS ||
+	    args->num_out_syncs > DRM_SIMGPU_MAX_OUT_SYNCS)
 		return -EINVAL;
+	/* No extension is defined yet: any in the chain is -EINVAL */
+	ret = simgpu_user_extensions(args->extensions, NULL, 0, NULL);
+	if (ret)
+		return ret;
+
+	in_syncs = syncs_copy(args->in_syncs, args->num_in_syncs);
+	if (IS_ERR(in_syncs))
+		return PTR_ERR(in_syncs);
+	out_syncs = syncs_copy(args->out_syncs, args->num_out_syncs);
+	if (IS_ERR(out_syncs)) {
+		kvfree(in_syncs);
+		return PTR_ERR(out_syncs);
+	}
 
 	queue = simgpu_queue_lookup(sfile, args->exec_queue_id);
-	if (!queue)
-		return -ENOENT;
+	if (!queue) {
+		ret = -ENOENT;
+		goto err_syncs;
+	}
 	if (simgpu_queue_banned(queue)) {
 		simgpu_queue_put(queue);
-		return -ECANCELED;
+		ret = -ECANCELED;
+		goto err_syncs;
 	}
 
 	job = kzalloc(sizeof(*job), GFP_KERNEL_ACCOUNT);
 	if (!job) {
 		simgpu_queue_put(queue);
-		return -ENOMEM;
+		ret = -ENOMEM;
+		goto err_syncs;
 	}
 	job->queue = queue;
 	INIT_LIST_HEAD(&job->link);
@@ -722,16 +876,15 @@ int simgpu_ioctl_submit(struct drm_device *drm, void *data,
 		goto err_job;
 	sched_init = true;
 
-	ret = job_add_in_syncs(job, file, args->in_syncs, args->num_in_syncs);
+	ret = job_add_in_syncs(job, file, in_syncs, args->num_in_syncs);
 	if (ret)
 		goto err_job;
 
-	if (args->out_sync) {
-		out_sync = drm_syncobj_find(file, args->out_sync);
-		if (!out_sync) {
-			ret = -ENOENT;
-			goto err_job;
-		}
+	outs = out_syncs_get(file, out_syncs, args->num_out_syncs);
+	if (IS_ERR(outs)) {
+		ret = PTR_ERR(outs);
+		outs = NULL;
+		goto err_job;
 	}
 
 	ret = job_lock_bos(job, &ticket);
@@ -759,22 +912,24 @@ int simgpu_ioctl_submit(struct drm_device *drm, void *data,
 	drm_sched_entity_push_job(&job->base);
 	mutex_unlock(&queue->lock);
 
-	if (out_sync) {
-		drm_syncobj_replace_fence(out_sync, fence);
-		drm_syncobj_put(out_sync);
-	}
+	out_syncs_signal(outs, args->num_out_syncs, fence);
+	out_syncs_put(outs, args->num_out_syncs);
 	dma_fence_put(fence);
 	kvfree(cmds);
+	kvfree(out_syncs);
+	kvfree(in_syncs);
 
 	return 0;
 
 err_job:
 	kfree(out_fence);
-	if (out_sync)
-		drm_syncobj_put(out_sync);
+	out_syncs_put(outs, args->num_out_syncs);
 	if (sched_init)
 		drm_sched_job_cleanup(&job->base);
 	simgpu_job_free(job);
 	kvfree(cmds);
+err_syncs:
+	kvfree(out_syncs);
+	kvfree(in_syncs);
 	return ret;
 }

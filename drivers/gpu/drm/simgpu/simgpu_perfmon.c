@@ -450,8 +450,9 @@ void simgpu_perfmon_job_fini(struct simgpu_job *job)
  * @data: a &struct drm_simgpu_perfmon_create
  * @file: the client
  *
- * Return: 0, -EINVAL for a bad counter list, -ENOSPC when the file has
- * %DRM_SIMGPU_MAX_PERFMONS perfmons, -EFAULT or -ENOMEM.
+ * Return: 0, -EINVAL for non-zero flags or pad or a bad counter list,
+ * -ENOSPC when the file has %DRM_SIMGPU_MAX_PERFMONS perfmons, -EFAULT or
+ * -ENOMEM.
  */
 int simgpu_ioctl_perfmon_create(struct drm_device *drm, void *data,
 				struct drm_file *file)
@@ -463,6 +464,8 @@ int simgpu_ioctl_perfmon_create(struct drm_device *drm, void *data,
 	unsigned int i, j;
 	int ret;
 
+	if (args->flags || args->pad)
+		return -EINVAL;
 	if (!args->num_counters || args->num_counters > SIMGPU_PERF_NUM_SLOTS)
 		return -EINVAL;
 	if (copy_from_user(ids, u64_to_user_ptr(args->counters),

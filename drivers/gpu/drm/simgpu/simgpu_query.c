@@ -48,6 +48,7 @@ static void query_fill(struct simgpu_device *sdev, u32 type, void *buf)
 		config->max_bo_handles = DRM_SIMGPU_MAX_BO_HANDLES;
 		config->max_in_syncs = DRM_SIMGPU_MAX_IN_SYNCS;
 		config->max_job_ns = sdev->max_job_ns;
+		config->max_out_syncs = DRM_SIMGPU_MAX_OUT_SYNCS;
 		break;
 	case DRM_SIMGPU_QUERY_ENGINES:
 		engines->num_engines = sdev->num_engines;

@@ -211,7 +211,8 @@ void simgpu_queues_fini(struct simgpu_file *sfile)
  * @file: the client
  *
  * Returns: 0, -EINVAL for a bad argument or an engine the device does not
- * have, or another negative error code.
+ * have, -EINVAL, -EFAULT or -E2BIG for a bad extension chain, or another
+ * negative error code.
  */
 int simgpu_ioctl_exec_queue_create(struct drm_device *drm, void *data,
 				   struct drm_file *file)
@@ -226,6 +227,10 @@ int simgpu_ioctl_exec_queue_create(struct drm_device *drm, void *data,
 
 	if (args->flags || args->pad)
 		return -EINVAL;
+	/* No extension is defined yet: any in the chain is -EINVAL */
+	ret = simgpu_user_extensions(args->extensions, NULL, 0, NULL);
+	if (ret)
+		return ret;
 	if (args->engine_class >= DRM_SIMGPU_ENGINE_CLASS_COUNT)
 		return -EINVAL;
 	eng = simgpu_engine_get(sdev, args->engine_class,

@@ -11,12 +11,15 @@
 
 #include <linux/cred.h>
 #include <linux/delay.h>
+#include <linux/dma-fence-chain.h>
 #include <linux/dma-resv.h>
 #include <linux/file.h>
+#include <linux/highmem.h>
 #include <linux/iosys-map.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
+#include <linux/shmem_fs.h>
 #include <linux/shrinker.h>
 #include <linux/uaccess.h>
 
@@ -38,7 +41,7 @@ struct uapi_test {
 	struct file *file;
 	struct drm_file *dfile;
 	void __user *ubuf;	/* a page of user memory */
-	void __user *ubuf2;	/* another one, for perfmon arguments */
+	void __user *ubuf2;	/* another one, for syncs, extensions, perfmons */
 	u64 clock;		/* the fake clock of the timeout suite, ns */
 };
 
@@ -194,21 +197,42 @@ static u32 syncobj_create(struct kunit *test)
 	return handle;
 }
 
-/* Submit @cmds with out_sync @sync */
+/*
+ * The second half of ubuf2 holds the syncs of a submit: SYNCS_MAX of them,
+ * the out-sync of submit_sync() and submit_pm() first.
+ */
+#define SYNCS_OFFSET	2048
+#define SYNCS_MAX	(SYNCS_OFFSET / sizeof(struct drm_simgpu_sync))
+
+/* Copy @n syncs to user memory; their user pointer */
+static u64 syncs_to_user(struct kunit *test,
+			 const struct drm_simgpu_sync *syncs, u32 n)
+{
+	struct uapi_test *ut = test->priv;
+
+	KUNIT_ASSERT_LE(test, n, SYNCS_MAX);
+	KUNIT_ASSERT_EQ(test, copy_to_user(ut->ubuf2 + SYNCS_OFFSET, syncs,
+					   n * sizeof(*syncs)), 0);
+	return (u64)(uintptr_t)(ut->ubuf2 + SYNCS_OFFSET);
+}
+
+/* Submit @cmds with the binary out-sync @sync, if not 0 */
 static int submit_sync(struct kunit *test, u32 queue,
 		       const struct drm_simgpu_cmd *cmds, u32 num_cmds, u32 sync)
 {
 	struct uapi_test *ut = test->priv;
+	struct drm_simgpu_sync out = { .handle = sync };
 	struct drm_simgpu_submit args = {
 		.exec_queue_id = queue,
 		.num_cmds = num_cmds,
 		.cmds = (u64)(uintptr_t)ut->ubuf,
-		.out_sync = sync,
+		.num_out_syncs = sync ? 1 : 0,
 	};
 
 	KUNIT_ASSERT_LE(test, num_cmds * sizeof(*cmds), PAGE_SIZE);
 	KUNIT_ASSERT_EQ(test, copy_to_user(ut->ubuf, cmds,
 					   num_cmds * sizeof(*cmds)), 0);
+	args.out_syncs = syncs_to_user(test, &out, 1);
 	return call(test, simgpu_ioctl_submit, &args);
 }
 
@@ -261,6 +285,7 @@ static void uapi_test_query(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, config.max_bo_handles, DRM_SIMGPU_MAX_BO_HANDLES);
 	KUNIT_EXPECT_EQ(test, config.max_in_syncs, DRM_SIMGPU_MAX_IN_SYNCS);
 	KUNIT_EXPECT_EQ(test, config.max_job_ns, 5 * NSEC_PER_SEC);
+	KUNIT_EXPECT_EQ(test, config.max_out_syncs, DRM_SIMGPU_MAX_OUT_SYNCS);
 
 	q.type = DRM_SIMGPU_QUERY_ENGINES;
 	q.size = 0;
@@ -284,6 +309,7 @@ static void uapi_test_queue_create(struct kunit *test)
 {
 	struct uapi_test *ut = test->priv;
 	struct drm_simgpu_exec_queue_create args = { .flags = 1 };
+	struct drm_simgpu_user_extension ext = {};
 	struct simgpu_engine *seen[4] = {};
 	unsigned int i, j;
 
@@ -294,6 +320,15 @@ static void uapi_test_queue_create(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_exec_queue_create,
 				   &args), -EINVAL);
 	args.pad = 0;
+	/* No extension is defined: a chain is refused */
+	KUNIT_ASSERT_EQ(test, copy_to_user(ut->ubuf2, &ext, sizeof(ext)), 0);
+	args.extensions = (u64)(uintptr_t)ut->ubuf2;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_exec_queue_create,
+				   &args), -EINVAL);
+	args.extensions = 8;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_exec_queue_create,
+				   &args), -EFAULT);
+	args.extensions = 0;
 	args.engine_class = DRM_SIMGPU_ENGINE_CLASS_COUNT;
 	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_exec_queue_create,
 				   &args), -EINVAL);
@@ -375,7 +410,7 @@ static void uapi_test_gem_create(struct kunit *test)
 	args.size = SZ_16M + 1;
 	args.region = DRM_SIMGPU_REGION_VRAM0;
 	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_gem_create, &args),
-			-E2BIG);
+			-EINVAL);
 	big = bo_create(test, SZ_16M, DRM_SIMGPU_REGION_VRAM0);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&ut->sdev->vram_used), SZ_16M);
 	args.size = 1;
@@ -393,7 +428,7 @@ static void uapi_test_gem_create(struct kunit *test)
 }
 
 /*
- * System memory is bounded: -E2BIG above the largest buffer, -ENOSPC once
+ * System memory is bounded: -EINVAL above the largest buffer, -ENOSPC once
  * the limit is reached. A job writing two words of a buffer allocates two
  * of its pages, not all of them.
  */
@@ -421,10 +456,10 @@ static void uapi_test_sys_limits(struct kunit *test)
 
 	args.size = SZ_8M + 1;
 	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_gem_create, &args),
-			-E2BIG);
+			-EINVAL);
 	args.size = U64_MAX;
 	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_gem_create, &args),
-			-E2BIG);
+			-EINVAL);
 	big = bo_create(test, SZ_8M, DRM_SIMGPU_REGION_SYSTEM);
 	bo_create(test, SZ_4M, DRM_SIMGPU_REGION_SYSTEM);
 	args.size = SZ_4M + 1;
@@ -520,7 +555,23 @@ static void uapi_test_submit_args(struct kunit *test)
 		.num_cmds = 1,
 		.cmds = (u64)(uintptr_t)ut->ubuf,
 	};
+	const struct {
+		struct drm_simgpu_sync sync;
+		int ret;
+	} sync_cases[] = {
+		{ { .handle = 1234 }, -ENOENT },
+		{ { .flags = DRM_SIMGPU_SYNC_TYPE_TIMELINE_SYNCOBJ,
+		    .handle = 1234, .timeline_value = 1 }, -ENOENT },
+		{ { .handle = 1234, .timeline_value = 1 }, -EINVAL },
+		{ { .flags = DRM_SIMGPU_SYNC_TYPE_TIMELINE_SYNCOBJ,
+		    .handle = 1234 }, -EINVAL },
+		{ { .flags = 2, .handle = 1234 }, -EINVAL },
+		{ { .flags = 1u << 8, .handle = 1234 }, -EINVAL },
+	};
+	struct drm_simgpu_user_extension ext = {};
+	struct drm_simgpu_sync sync;
 	u32 handle = 1234;
+	unsigned int i;
 
 	KUNIT_ASSERT_EQ(test, copy_to_user(ut->ubuf, &cmd, sizeof(cmd)), 0);
 	args.flags = 1;
@@ -537,6 +588,12 @@ static void uapi_test_submit_args(struct kunit *test)
 	args.num_in_syncs = DRM_SIMGPU_MAX_IN_SYNCS + 1;
 	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_submit, &args), -EINVAL);
 	args.num_in_syncs = 0;
+	args.num_out_syncs = DRM_SIMGPU_MAX_OUT_SYNCS + 1;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_submit, &args), -EINVAL);
+	args.num_out_syncs = 0;
+	args.pad = 1;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_submit, &args), -EINVAL);
+	args.pad = 0;
 	args.exec_queue_id = queue + 1;
 	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_submit, &args), -ENOENT);
 	args.exec_queue_id = queue;
@@ -544,22 +601,53 @@ static void uapi_test_submit_args(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_submit, &args), -EFAULT);
 	args.cmds = (u64)(uintptr_t)ut->ubuf;
 
-	/* Syncobjs and buffer handles, from the second half of the page */
+	/* Buffer handles, from the second half of the page */
 	KUNIT_ASSERT_EQ(test, copy_to_user(ut->ubuf + 2048, &handle,
 					   sizeof(handle)), 0);
-	args.num_in_syncs = 1;
-	args.in_syncs = (u64)(uintptr_t)(ut->ubuf + 2048);
-	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_submit, &args), -ENOENT);
-	args.num_in_syncs = 0;
 	args.num_bo_handles = 1;
-	args.bo_handles = args.in_syncs;
+	args.bo_handles = (u64)(uintptr_t)(ut->ubuf + 2048);
 	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_submit, &args), -ENOENT);
 	args.bo_handles = 8;
 	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_submit, &args), -EFAULT);
 	args.num_bo_handles = 0;
-	args.out_sync = handle;
-	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_submit, &args), -ENOENT);
-	args.out_sync = 0;
+
+	/* Syncs: unknown syncobjs, bad types and points, bad pointers */
+	for (i = 0; i < ARRAY_SIZE(sync_cases); i++) {
+		args.in_syncs = syncs_to_user(test, &sync_cases[i].sync, 1);
+		args.out_syncs = args.in_syncs;
+		args.num_in_syncs = 1;
+		KUNIT_EXPECT_EQ_MSG(test, call(test, simgpu_ioctl_submit, &args),
+				    sync_cases[i].ret, "in-sync case %u", i);
+		args.num_in_syncs = 0;
+		args.num_out_syncs = 1;
+		KUNIT_EXPECT_EQ_MSG(test, call(test, simgpu_ioctl_submit, &args),
+				    sync_cases[i].ret, "out-sync case %u", i);
+		args.num_out_syncs = 0;
+	}
+	/* A syncobj that has no fence, or not the point, cannot be waited */
+	sync = (struct drm_simgpu_sync){ .handle = syncobj_create(test) };
+	args.in_syncs = syncs_to_user(test, &sync, 1);
+	args.num_in_syncs = 1;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_submit, &args), -EINVAL);
+	sync.flags = DRM_SIMGPU_SYNC_TYPE_TIMELINE_SYNCOBJ;
+	sync.timeline_value = 1;
+	args.in_syncs = syncs_to_user(test, &sync, 1);
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_submit, &args), -EINVAL);
+	args.in_syncs = 8;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_submit, &args), -EFAULT);
+	args.num_in_syncs = 0;
+	args.out_syncs = 8;
+	args.num_out_syncs = 1;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_submit, &args), -EFAULT);
+	args.num_out_syncs = 0;
+
+	/* No extension is defined: a chain is refused */
+	KUNIT_ASSERT_EQ(test, copy_to_user(ut->ubuf2, &ext, sizeof(ext)), 0);
+	args.extensions = (u64)(uintptr_t)ut->ubuf2;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_submit, &args), -EINVAL);
+	args.extensions = 8;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_submit, &args), -EFAULT);
+	args.extensions = 0;
 
 	/* Commands */
 	cmd = (struct drm_simgpu_cmd){ .op = 0 };
@@ -751,9 +839,8 @@ static void uapi_test_ordering(struct kunit *test)
 	struct drm_simgpu_submit args = {
 		.num_cmds = 2,
 		.cmds = (u64)(uintptr_t)ut->ubuf,
-		.num_in_syncs = 1,
-		.in_syncs = (u64)(uintptr_t)(ut->ubuf + 2048),
 	};
+	struct drm_simgpu_sync sync = {};
 	struct drm_syncobj *syncobj;
 	struct dma_fence *fence;
 	u32 handle;
@@ -780,20 +867,20 @@ static void uapi_test_ordering(struct kunit *test)
 	/* q1: a long job that signals the syncobj, q2 waits for it */
 	cmds[0].value = 50 * NSEC_PER_MSEC;
 	cmds[1].value = 1;
+	sync.handle = handle;
 	args.exec_queue_id = q1;
-	args.num_in_syncs = 0;
-	args.out_sync = handle;
+	args.out_syncs = syncs_to_user(test, &sync, 1);
+	args.num_out_syncs = 1;
 	KUNIT_ASSERT_EQ(test, copy_to_user(ut->ubuf, cmds, sizeof(cmds)), 0);
 	KUNIT_ASSERT_EQ(test, call(test, simgpu_ioctl_submit, &args), 0);
 	cmds[1].value = 2;
 	args.exec_queue_id = q2;
+	args.in_syncs = args.out_syncs;
 	args.num_in_syncs = 1;
-	args.out_sync = 0;
+	args.num_out_syncs = 0;
 	args.num_cmds = 1;
 	KUNIT_ASSERT_EQ(test, copy_to_user(ut->ubuf, &cmds[1],
 					   sizeof(cmds[1])), 0);
-	KUNIT_ASSERT_EQ(test, copy_to_user(ut->ubuf + 2048, &handle,
-					   sizeof(handle)), 0);
 	KUNIT_ASSERT_EQ(test, call(test, simgpu_ioctl_submit, &args), 0);
 	KUNIT_EXPECT_EQ(test, wait_bo(test, bo, ktime_get_ns() +
 				      5ULL * NSEC_PER_SEC), 0);
@@ -966,6 +1053,210 @@ static void uapi_test_purge(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, submit(test, queue, &cmd, 1), -EINVAL);
 }
 
+/* The extension handlers of uapi_test_extensions(): counts its calls */
+static int ext_count(u64 extension, void *data)
+{
+	(*(unsigned int *)data)++;
+	return 0;
+}
+
+static int ext_fail(u64 extension, void *data)
+{
+	return -ENODEV;
+}
+
+/*
+ * The extension walker: each extension reaches the handler of its name, a
+ * chain longer than DRM_SIMGPU_MAX_USER_EXTENSIONS (a loop) is -E2BIG, an
+ * unknown name or a non-zero pad -EINVAL.
+ */
+static void uapi_test_extensions(struct kunit *test)
+{
+	static const simgpu_user_extension_fn fns[] = {
+		ext_count, NULL, ext_fail,
+	};
+	struct uapi_test *ut = test->priv;
+	struct drm_simgpu_user_extension __user *uext = ut->ubuf2;
+	const unsigned int max = DRM_SIMGPU_MAX_USER_EXTENSIONS;
+	struct drm_simgpu_user_extension ext[DRM_SIMGPU_MAX_USER_EXTENSIONS];
+	unsigned int i, calls = 0;
+
+	KUNIT_ASSERT_LE(test, sizeof(ext), PAGE_SIZE);
+	/* A chain of max extensions, all ext_count */
+	for (i = 0; i < max; i++)
+		ext[i] = (struct drm_simgpu_user_extension){
+			.next_extension = i + 1 < max ?
+				(u64)(uintptr_t)&uext[i + 1] : 0,
+		};
+	KUNIT_ASSERT_EQ(test, copy_to_user(uext, ext, sizeof(ext)), 0);
+	KUNIT_EXPECT_EQ(test, simgpu_user_extensions(0, fns, 3, &calls), 0);
+	KUNIT_EXPECT_EQ(test, calls, 0);
+	KUNIT_EXPECT_EQ(test, simgpu_user_extensions((u64)(uintptr_t)uext,
+						     fns, 3, &calls), 0);
+	KUNIT_EXPECT_EQ(test, calls, max);
+
+	/* One more is too long; so is a loop */
+	ext[max - 1].next_extension = (u64)(uintptr_t)&uext[0];
+	KUNIT_ASSERT_EQ(test, copy_to_user(uext, ext, sizeof(ext)), 0);
+	calls = 0;
+	KUNIT_EXPECT_EQ(test, simgpu_user_extensions((u64)(uintptr_t)uext,
+						     fns, 3, &calls), -E2BIG);
+	KUNIT_EXPECT_EQ(test, calls, max);
+
+	/* Names without a handler, a pad, a handler's error, a bad pointer */
+	ext[0].next_extension = 0;
+	for (i = 1; i < 5; i++) {
+		ext[0].name = i;
+		ext[0].pad = i == 4;
+		if (i == 4)
+			ext[0].name = 0;
+		KUNIT_ASSERT_EQ(test, copy_to_user(uext, ext, sizeof(ext[0])),
+				0);
+		KUNIT_EXPECT_EQ_MSG(test,
+				    simgpu_user_extensions((u64)(uintptr_t)uext,
+							   fns, 3, &calls),
+				    i == 2 ? -ENODEV : -EINVAL, "case %u", i);
+	}
+	KUNIT_EXPECT_EQ(test, simgpu_user_extensions(8, fns, 3, &calls),
+			-EFAULT);
+	/* The ioctls define none yet */
+	ext[0] = (struct drm_simgpu_user_extension){};
+	KUNIT_ASSERT_EQ(test, copy_to_user(uext, ext, sizeof(ext[0])), 0);
+	KUNIT_EXPECT_EQ(test, simgpu_user_extensions((u64)(uintptr_t)uext,
+						     NULL, 0, NULL), -EINVAL);
+}
+
+/*
+ * Timeline syncobjs: a job signals a point, which another job waits for;
+ * one submit signals a binary syncobj and a point together; a point not
+ * submitted yet cannot be waited for.
+ */
+static void uapi_test_timeline(struct kunit *test)
+{
+	struct uapi_test *ut = test->priv;
+	u32 q1 = queue_create(test, DRM_SIMGPU_ENGINE_CLASS_COMPUTE, 0);
+	u32 q2 = queue_create(test, DRM_SIMGPU_ENGINE_CLASS_COPY, 0);
+	u32 bo = bo_create(test, PAGE_SIZE, DRM_SIMGPU_REGION_SYSTEM);
+	u32 timeline = syncobj_create(test), binary = syncobj_create(test);
+	struct drm_simgpu_cmd cmds[2] = {
+		{ .op = DRM_SIMGPU_CMD_BUSY, .value = 20 * NSEC_PER_MSEC },
+		{ .op = DRM_SIMGPU_CMD_WRITE, .handle = bo, .value = 1 },
+	};
+	struct drm_simgpu_sync syncs[2] = {
+		{ .flags = DRM_SIMGPU_SYNC_TYPE_TIMELINE_SYNCOBJ,
+		  .handle = timeline, .timeline_value = 5 },
+		{ .handle = binary },
+	};
+	struct drm_simgpu_submit args = {
+		.exec_queue_id = q1,
+		.num_cmds = 2,
+		.cmds = (u64)(uintptr_t)ut->ubuf,
+		.num_out_syncs = 2,
+	};
+	struct dma_fence *fence, *point;
+
+	KUNIT_ASSERT_EQ(test, copy_to_user(ut->ubuf, cmds, sizeof(cmds)), 0);
+	args.out_syncs = syncs_to_user(test, syncs, 2);
+	KUNIT_ASSERT_EQ(test, call(test, simgpu_ioctl_submit, &args), 0);
+
+	/* Both hold the job's fence; point 5 exists, 6 does not */
+	KUNIT_ASSERT_EQ(test, drm_syncobj_find_fence(ut->dfile, binary, 0, 0,
+						     &fence), 0);
+	KUNIT_ASSERT_EQ(test, drm_syncobj_find_fence(ut->dfile, timeline, 5, 0,
+						     &point), 0);
+	KUNIT_EXPECT_EQ(test, point->seqno, 5);
+	KUNIT_EXPECT_PTR_EQ(test, dma_fence_chain_contained(point), fence);
+	dma_fence_put(point);
+	KUNIT_EXPECT_EQ(test, drm_syncobj_find_fence(ut->dfile, timeline, 6,
+						     0, &point), -EINVAL);
+
+	/* q2 waits for point 5, then overwrites the word */
+	cmds[1].value = 2;
+	KUNIT_ASSERT_EQ(test, copy_to_user(ut->ubuf, &cmds[1],
+					   sizeof(cmds[1])), 0);
+	args.exec_queue_id = q2;
+	args.num_cmds = 1;
+	args.num_out_syncs = 0;
+	args.in_syncs = syncs_to_user(test, syncs, 1);
+	args.num_in_syncs = 1;
+	KUNIT_ASSERT_EQ(test, call(test, simgpu_ioctl_submit, &args), 0);
+	KUNIT_EXPECT_EQ(test, wait_bo(test, bo, ktime_get_ns() +
+				      5ULL * NSEC_PER_SEC), 0);
+	KUNIT_EXPECT_TRUE(test, dma_fence_is_signaled(fence));
+	dma_fence_put(fence);
+	KUNIT_EXPECT_EQ(test, bo_read32(test, bo, 0), 2);
+
+	/* Point 6 was never submitted */
+	syncs[0].timeline_value = 6;
+	args.in_syncs = syncs_to_user(test, syncs, 1);
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_submit, &args), -EINVAL);
+	/* A point below the last one submitted is the next one up's */
+	syncs[0].timeline_value = 3;
+	args.in_syncs = syncs_to_user(test, syncs, 1);
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_submit, &args), 0);
+	KUNIT_EXPECT_EQ(test, wait_bo(test, bo, ktime_get_ns() +
+				      5ULL * NSEC_PER_SEC), 0);
+}
+
+/* The u32 at byte @offset of a shmem buffer, without mapping all of it */
+static u32 bo_page_read32(struct kunit *test, u32 handle, u64 offset)
+{
+	struct uapi_test *ut = test->priv;
+	struct drm_gem_object *obj = drm_gem_object_lookup(ut->dfile, handle);
+	struct page *page;
+	__le32 *p;
+	u32 val;
+
+	KUNIT_ASSERT_NOT_NULL(test, obj);
+	page = shmem_read_mapping_page(obj->filp->f_mapping,
+				       offset >> PAGE_SHIFT);
+	drm_gem_object_put(obj);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, page);
+	p = kmap_local_page(page);
+	val = le32_to_cpu(p[offset_in_page(offset) / 4]);
+	kunmap_local(p);
+	put_page(page);
+
+	return val;
+}
+
+/*
+ * A COPY whose source lies above 4 GiB in a buffer larger than that: only
+ * the pages it touches are allocated.
+ */
+static void uapi_test_copy_64bit(struct kunit *test)
+{
+	struct uapi_test *ut = test->priv;
+	const u64 src = SZ_4G + SZ_1G + 4088;
+	u32 queue = queue_create(test, DRM_SIMGPU_ENGINE_CLASS_COPY, 0);
+	struct drm_simgpu_cmd cmds[3] = {
+		{ .op = DRM_SIMGPU_CMD_WRITE, .offset = src, .value = 0x1234 },
+		{ .op = DRM_SIMGPU_CMD_WRITE, .offset = src + 4,
+		  .value = 0x5678 },
+		{ .op = DRM_SIMGPU_CMD_COPY, .offset = 64, .src_offset = src,
+		  .value = 8 },
+	};
+	u32 bo;
+
+	ut->sdev->sys_size = 8ULL * SZ_1G;
+	ut->sdev->max_bo_size = 8ULL * SZ_1G;
+	bo = bo_create(test, 6ULL * SZ_1G, DRM_SIMGPU_REGION_SYSTEM);
+	cmds[0].handle = bo;
+	cmds[1].handle = bo;
+	cmds[2].handle = bo;
+	KUNIT_ASSERT_EQ(test, submit(test, queue, cmds, 3), 0);
+	KUNIT_ASSERT_EQ(test, wait_bo(test, bo, ktime_get_ns() +
+				      5ULL * NSEC_PER_SEC), 0);
+	KUNIT_EXPECT_EQ(test, bo_page_read32(test, bo, 64), 0x1234);
+	KUNIT_EXPECT_EQ(test, bo_page_read32(test, bo, 68), 0x5678);
+
+	/* Past the end of the buffer */
+	cmds[2].src_offset = 6ULL * SZ_1G;
+	KUNIT_EXPECT_EQ(test, submit(test, queue, &cmds[2], 1), -EINVAL);
+	cmds[2].src_offset = 6ULL * SZ_1G - 4;
+	KUNIT_EXPECT_EQ(test, submit(test, queue, &cmds[2], 1), -EINVAL);
+}
+
 static struct kunit_case uapi_test_cases[] = {
 	KUNIT_CASE(uapi_test_query),
 	KUNIT_CASE(uapi_test_queue_create),
@@ -980,6 +1271,9 @@ static struct kunit_case uapi_test_cases[] = {
 	KUNIT_CASE_SLOW(uapi_test_hang),
 	KUNIT_CASE(uapi_test_engine_error),
 	KUNIT_CASE(uapi_test_ordering),
+	KUNIT_CASE(uapi_test_extensions),
+	KUNIT_CASE(uapi_test_timeline),
+	KUNIT_CASE(uapi_test_copy_64bit),
 	KUNIT_CASE_SLOW(uapi_test_cycles),
 	KUNIT_CASE(uapi_test_close_busy),
 	KUNIT_CASE(uapi_test_free_job_resv),
@@ -1180,23 +1474,25 @@ static struct kunit_suite timeout_test_suite = {
 
 /* Performance counters: the perfmon ioctls, COPY and SAMPLE */
 
-/* Submit @cmds to @queue counting into @perfmon, with out_sync @sync */
+/* Submit @cmds to @queue counting into @perfmon, with out-sync @sync */
 static int submit_pm(struct kunit *test, u32 queue,
 		     const struct drm_simgpu_cmd *cmds, u32 num_cmds,
 		     u32 perfmon, u32 sync)
 {
 	struct uapi_test *ut = test->priv;
+	struct drm_simgpu_sync out = { .handle = sync };
 	struct drm_simgpu_submit args = {
 		.exec_queue_id = queue,
 		.num_cmds = num_cmds,
 		.cmds = (u64)(uintptr_t)ut->ubuf,
-		.out_sync = sync,
+		.num_out_syncs = sync ? 1 : 0,
 		.perfmon_id = perfmon,
 	};
 
 	KUNIT_ASSERT_LE(test, num_cmds * sizeof(*cmds), PAGE_SIZE);
 	KUNIT_ASSERT_EQ(test, copy_to_user(ut->ubuf, cmds,
 					   num_cmds * sizeof(*cmds)), 0);
+	args.out_syncs = syncs_to_user(test, &out, 1);
 	return call(test, simgpu_ioctl_submit, &args);
 }
 
@@ -1323,6 +1619,19 @@ static void perfmon_test_create_destroy(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pm_create(test, unknown, 2, &id), -EINVAL);
 	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_perfmon_create, &bad),
 			-EFAULT);
+	/* Flags and pad are MBZ */
+	bad.counters = (u64)(uintptr_t)ut->ubuf2;
+	KUNIT_ASSERT_EQ(test, copy_to_user(ut->ubuf2, five, sizeof(five)), 0);
+	bad.flags = 1;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_perfmon_create, &bad),
+			-EINVAL);
+	bad.flags = 1u << 31;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_perfmon_create, &bad),
+			-EINVAL);
+	bad.flags = 0;
+	bad.pad = 1;
+	KUNIT_EXPECT_EQ(test, call(test, simgpu_ioctl_perfmon_create, &bad),
+			-EINVAL);
 
 	/* The limit, then ids are reused */
 	for (i = 0; i < DRM_SIMGPU_MAX_PERFMONS; i++)
@@ -1413,34 +1722,39 @@ static void perfmon_test_submit_args(struct kunit *test)
 	const struct {
 		u32 op;
 		u64 offset;
+		u64 src;
 		u64 value;
 		int ret;
 	} cases[] = {
-		/* COPY: dst offset, COPY_VALUE(src, bytes) */
-		{ DRM_SIMGPU_CMD_COPY, 64, DRM_SIMGPU_COPY_VALUE(0, 64), 0 },
-		{ DRM_SIMGPU_CMD_COPY, 4, DRM_SIMGPU_COPY_VALUE(8188, 4096), 0 },
-		{ DRM_SIMGPU_CMD_COPY, 64, DRM_SIMGPU_COPY_VALUE(2, 8), -EINVAL },
-		{ DRM_SIMGPU_CMD_COPY, 66, DRM_SIMGPU_COPY_VALUE(0, 8), -EINVAL },
-		{ DRM_SIMGPU_CMD_COPY, 64, DRM_SIMGPU_COPY_VALUE(0, 6), -EINVAL },
-		{ DRM_SIMGPU_CMD_COPY, 64, DRM_SIMGPU_COPY_VALUE(0, 0), -EINVAL },
-		{ DRM_SIMGPU_CMD_COPY, 8192, DRM_SIMGPU_COPY_VALUE(0, 4100),
-		  -EINVAL },
-		{ DRM_SIMGPU_CMD_COPY, 0, DRM_SIMGPU_COPY_VALUE(size - 4, 8),
-		  -EINVAL },
-		{ DRM_SIMGPU_CMD_COPY, size - 4, DRM_SIMGPU_COPY_VALUE(0, 8),
-		  -EINVAL },
-		{ DRM_SIMGPU_CMD_COPY, 1ULL << 63, DRM_SIMGPU_COPY_VALUE(0, 8),
-		  -EINVAL },
-		{ DRM_SIMGPU_CMD_COPY, 4, DRM_SIMGPU_COPY_VALUE(0, 8), -EINVAL },
-		{ DRM_SIMGPU_CMD_COPY, 0, DRM_SIMGPU_COPY_VALUE(4, 8), -EINVAL },
-		{ DRM_SIMGPU_CMD_COPY, 0, DRM_SIMGPU_COPY_VALUE(8, 8), 0 },
+		/* COPY: dst offset, src offset, bytes */
+		{ DRM_SIMGPU_CMD_COPY, 64, 0, 64, 0 },
+		{ DRM_SIMGPU_CMD_COPY, 4, 8188, 4096, 0 },
+		{ DRM_SIMGPU_CMD_COPY, 64, 2, 8, -EINVAL },
+		{ DRM_SIMGPU_CMD_COPY, 66, 0, 8, -EINVAL },
+		{ DRM_SIMGPU_CMD_COPY, 64, 0, 6, -EINVAL },
+		{ DRM_SIMGPU_CMD_COPY, 64, 0, 0, -EINVAL },
+		{ DRM_SIMGPU_CMD_COPY, 8192, 0, 4100, -EINVAL },
+		{ DRM_SIMGPU_CMD_COPY, 0, size - 4, 8, -EINVAL },
+		{ DRM_SIMGPU_CMD_COPY, size - 4, 0, 8, -EINVAL },
+		{ DRM_SIMGPU_CMD_COPY, 1ULL << 63, 0, 8, -EINVAL },
+		{ DRM_SIMGPU_CMD_COPY, 4, 0, 8, -EINVAL },
+		{ DRM_SIMGPU_CMD_COPY, 0, 4, 8, -EINVAL },
+		{ DRM_SIMGPU_CMD_COPY, 0, 8, 8, 0 },
+		/* A 64-bit source offset past the buffer, a 64-bit length */
+		{ DRM_SIMGPU_CMD_COPY, 0, 1ULL << 32, 8, -EINVAL },
+		{ DRM_SIMGPU_CMD_COPY, 0, (1ULL << 32) + 8, 8, -EINVAL },
+		{ DRM_SIMGPU_CMD_COPY, 0, 1ULL << 63, 8, -EINVAL },
+		{ DRM_SIMGPU_CMD_COPY, 0, 8, (1ULL << 32) + 8, -EINVAL },
 		/* SAMPLE: offset, tag */
-		{ DRM_SIMGPU_CMD_SAMPLE, 0, 0xffffffff, 0 },
-		{ DRM_SIMGPU_CMD_SAMPLE, size - 64, 0, 0 },
-		{ DRM_SIMGPU_CMD_SAMPLE, 32, 0, -EINVAL },
-		{ DRM_SIMGPU_CMD_SAMPLE, size, 0, -EINVAL },
-		{ DRM_SIMGPU_CMD_SAMPLE, 0, 1ULL << 32, -EINVAL },
-		{ DRM_SIMGPU_CMD_SAMPLE, 1ULL << 63, 0, -EINVAL },
+		{ DRM_SIMGPU_CMD_SAMPLE, 0, 0, 0xffffffff, 0 },
+		{ DRM_SIMGPU_CMD_SAMPLE, size - 64, 0, 0, 0 },
+		{ DRM_SIMGPU_CMD_SAMPLE, 32, 0, 0, -EINVAL },
+		{ DRM_SIMGPU_CMD_SAMPLE, size, 0, 0, -EINVAL },
+		{ DRM_SIMGPU_CMD_SAMPLE, 0, 0, 1ULL << 32, -EINVAL },
+		{ DRM_SIMGPU_CMD_SAMPLE, 1ULL << 63, 0, 0, -EINVAL },
+		/* Only a COPY has a source */
+		{ DRM_SIMGPU_CMD_SAMPLE, 0, 64, 0, -EINVAL },
+		{ DRM_SIMGPU_CMD_WRITE, 0, 64, 0, -EINVAL },
 	};
 	struct drm_simgpu_cmd cmd = {};
 	unsigned int i;
@@ -1459,6 +1773,7 @@ static void perfmon_test_submit_args(struct kunit *test)
 		cmd.op = cases[i].op;
 		cmd.handle = bo;
 		cmd.offset = cases[i].offset;
+		cmd.src_offset = cases[i].src;
 		cmd.value = cases[i].value;
 		KUNIT_EXPECT_EQ_MSG(test, submit(test, queue, &cmd, 1),
 				    cases[i].ret, "case %u", i);
@@ -1467,7 +1782,8 @@ static void perfmon_test_submit_args(struct kunit *test)
 	cmd.op = DRM_SIMGPU_CMD_COPY;
 	cmd.handle = bo + 1;
 	cmd.offset = 64;
-	cmd.value = DRM_SIMGPU_COPY_VALUE(0, 8);
+	cmd.src_offset = 0;
+	cmd.value = 8;
 	KUNIT_EXPECT_EQ(test, submit(test, queue, &cmd, 1), -ENOENT);
 	cmd.op = DRM_SIMGPU_CMD_SAMPLE;
 	cmd.value = 0;
@@ -1500,7 +1816,7 @@ static void perfmon_test_counts(struct kunit *test)
 		  .value = 0x55667788 },
 		/* 4088..4103 to 8188..8203: pieces of 4, 4 and 8 bytes */
 		{ .op = DRM_SIMGPU_CMD_COPY, .handle = bo, .offset = 8188,
-		  .value = DRM_SIMGPU_COPY_VALUE(4088, 16) },
+		  .src_offset = 4088, .value = 16 },
 		{ .op = DRM_SIMGPU_CMD_SAMPLE, .handle = bo, .offset = 0,
 		  .value = 0xcafe },
 		{ .op = DRM_SIMGPU_CMD_BUSY, .value = NSEC_PER_USEC },
@@ -1776,14 +2092,14 @@ static void perfmon_test_batch(struct kunit *test)
 	struct drm_simgpu_cmd cmds[2] = {
 		/* 4088..4103 to 8188..8203: 4, 4 then 8 bytes */
 		{ .op = DRM_SIMGPU_CMD_COPY, .offset = 8188,
-		  .value = DRM_SIMGPU_COPY_VALUE(4088, 16) },
+		  .src_offset = 4088, .value = 16 },
 		{ .op = DRM_SIMGPU_CMD_SAMPLE, .offset = 4096 + 128,
 		  .value = 0xbeef },
 	};
 	struct simgpu_job *job;
 	struct page *pages[5];
 	phys_addr_t pa[5];
-	unsigned int i, w;
+	unsigned int i, j, w;
 	__le32 *b;
 
 	if (PAGE_SIZE != SZ_4K)
@@ -1801,18 +2117,25 @@ static void perfmon_test_batch(struct kunit *test)
 	job->pages = pages;
 	job->num_pages = 5;
 
-	w = simgpu_job_build_batch(job, cmds, 2);
-	b = job->batch;
-	KUNIT_EXPECT_EQ(test, w, 3 * 6 + 4 + 1);
-	/* src pages 0, 1; dst pages 2, 3; the report's page 4 */
-	expect_copy(test, b, 0, pa[0] + 4088, pa[2] + 4092, 4);
-	expect_copy(test, b, 6, pa[0] + 4092, pa[3], 4);
-	expect_copy(test, b, 12, pa[1], pa[3] + 4, 8);
-	KUNIT_EXPECT_EQ(test, le32_to_cpu(b[18]), SIMGPU_CMD_SAMPLE);
-	KUNIT_EXPECT_EQ(test, le32_to_cpu(b[19]), lower_32_bits(pa[4] + 128));
-	KUNIT_EXPECT_EQ(test, le32_to_cpu(b[20]), upper_32_bits(pa[4] + 128));
-	KUNIT_EXPECT_EQ(test, le32_to_cpu(b[21]), 0xbeef);
-	KUNIT_EXPECT_EQ(test, le32_to_cpu(b[22]), SIMGPU_CMD_END);
+	/* The same with the source 5 GiB higher: the same pages */
+	for (j = 0; j < 2; j++) {
+		cmds[0].src_offset = 4088 + j * (SZ_4G + SZ_1G);
+		memset(job->batch, 0xff, 64 * sizeof(*job->batch));
+		w = simgpu_job_build_batch(job, cmds, 2);
+		b = job->batch;
+		KUNIT_EXPECT_EQ(test, w, 3 * 6 + 4 + 1);
+		/* src pages 0, 1; dst pages 2, 3; the report's page 4 */
+		expect_copy(test, b, 0, pa[0] + 4088, pa[2] + 4092, 4);
+		expect_copy(test, b, 6, pa[0] + 4092, pa[3], 4);
+		expect_copy(test, b, 12, pa[1], pa[3] + 4, 8);
+		KUNIT_EXPECT_EQ(test, le32_to_cpu(b[18]), SIMGPU_CMD_SAMPLE);
+		KUNIT_EXPECT_EQ(test, le32_to_cpu(b[19]),
+				lower_32_bits(pa[4] + 128));
+		KUNIT_EXPECT_EQ(test, le32_to_cpu(b[20]),
+				upper_32_bits(pa[4] + 128));
+		KUNIT_EXPECT_EQ(test, le32_to_cpu(b[21]), 0xbeef);
+		KUNIT_EXPECT_EQ(test, le32_to_cpu(b[22]), SIMGPU_CMD_END);
+	}
 
 	for (i = 0; i < 5; i++)
 		__free_page(pages[i]);

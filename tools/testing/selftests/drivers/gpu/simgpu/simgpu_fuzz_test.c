@@ -45,7 +45,7 @@
 
 /*
  * The largest buffer the fuzzer keeps and touches. GEM_CREATE is asked for
- * any size: the driver bounds them (-E2BIG, -ENOSPC), and a buffer it
+ * any size: the driver bounds them (-EINVAL, -ENOSPC), and a buffer it
  * accepts above this size is closed at once, untouched, so that the
  * threads' mappings and writes cannot fill the guest's memory.
  */
@@ -116,19 +116,24 @@ static const struct op_desc {
 	int errs[12];
 } op_desc[NUM_OPS] = {
 	[OP_QUERY] = { "SIMGPU_QUERY", 4, { EINVAL, EFAULT, ENOMEM } },
+	/* EFAULT, E2BIG: the extension chain */
 	[OP_QUEUE_CREATE] = { "SIMGPU_EXEC_QUEUE_CREATE", 4,
-		{ EINVAL, ENOMEM, EBUSY } },
+		{ EINVAL, ENOMEM, EBUSY, EFAULT, E2BIG } },
 	[OP_QUEUE_DESTROY] = { "SIMGPU_EXEC_QUEUE_DESTROY", 3,
 		{ EINVAL, ENOENT } },
 	[OP_GEM_CREATE] = { "SIMGPU_GEM_CREATE", 6,
-		{ EINVAL, ENOSPC, E2BIG, ENOMEM } },
+		{ EINVAL, ENOSPC, ENOMEM } },
 	[OP_GEM_MMAP_OFFSET] = { "SIMGPU_GEM_MMAP_OFFSET", 3,
 		{ EINVAL, ENOENT, ENOSPC, ENOMEM } },
 	[OP_GEM_MADVISE] = { "SIMGPU_GEM_MADVISE", 3,
 		{ EINVAL, ENOENT, EINTR } },
-	/* EBUSY: a perfmon named while the device-wide one is set */
+	/*
+	 * EBUSY: a perfmon named while the device-wide one is set; E2BIG: an
+	 * extension chain too long
+	 */
 	[OP_SUBMIT] = { "SIMGPU_SUBMIT", 20,
-		{ EINVAL, ENOENT, ECANCELED, EFAULT, ENOMEM, EINTR, EBUSY } },
+		{ EINVAL, ENOENT, ECANCELED, EFAULT, ENOMEM, EINTR, EBUSY,
+		  E2BIG } },
 	[OP_WAIT_BO] = { "SIMGPU_WAIT_BO", 3,
 		{ EINVAL, ENOENT, ETIME, EINTR } },
 	[OP_VERSION] = { "VERSION", 1, { EFAULT } },
@@ -152,17 +157,20 @@ static const struct op_desc {
 		{ EINVAL, EFAULT, ENOENT, ENOMEM } },
 	[OP_SYNCOBJ_SIGNAL] = { "SYNCOBJ_SIGNAL", 2,
 		{ EINVAL, EFAULT, ENOENT, ENOMEM } },
-	/* simgpu has no DRIVER_SYNCOBJ_TIMELINE: EOPNOTSUPP */
-	[OP_SYNCOBJ_TIMELINE_WAIT] = { "SYNCOBJ_TIMELINE_WAIT", 1,
-		{ EOPNOTSUPP, EINVAL, EFAULT, ENOENT, ETIME, ENOMEM, EINTR } },
-	[OP_SYNCOBJ_TIMELINE_SIGNAL] = { "SYNCOBJ_TIMELINE_SIGNAL", 1,
-		{ EOPNOTSUPP, EINVAL, EFAULT, ENOENT, ENOMEM } },
-	[OP_SYNCOBJ_QUERY] = { "SYNCOBJ_QUERY", 1,
-		{ EOPNOTSUPP, EINVAL, EFAULT, ENOENT, ENOMEM } },
+	/*
+	 * simgpu has DRIVER_SYNCOBJ_TIMELINE: no EOPNOTSUPP. A TRANSFER
+	 * with WAIT_FOR_SUBMIT of a point nobody submits gives up with ETIME.
+	 */
+	[OP_SYNCOBJ_TIMELINE_WAIT] = { "SYNCOBJ_TIMELINE_WAIT", 2,
+		{ EINVAL, EFAULT, ENOENT, ETIME, ENOMEM, EINTR } },
+	[OP_SYNCOBJ_TIMELINE_SIGNAL] = { "SYNCOBJ_TIMELINE_SIGNAL", 2,
+		{ EINVAL, EFAULT, ENOENT, ENOMEM } },
+	[OP_SYNCOBJ_QUERY] = { "SYNCOBJ_QUERY", 2,
+		{ EINVAL, EFAULT, ENOENT, ENOMEM } },
 	[OP_SYNCOBJ_TRANSFER] = { "SYNCOBJ_TRANSFER", 1,
-		{ EOPNOTSUPP, EINVAL, ENOENT, ENOMEM } },
+		{ EINVAL, ENOENT, ENOMEM, ETIME, EINTR } },
 	[OP_SYNCOBJ_EVENTFD] = { "SYNCOBJ_EVENTFD", 1,
-		{ EOPNOTSUPP, EINVAL, EBADF, ENOENT, ENOMEM } },
+		{ EINVAL, EBADF, ENOENT, ENOMEM } },
 	[OP_PERFMON_CREATE] = { "SIMGPU_PERFMON_CREATE", 2,
 		{ EINVAL, EFAULT, ENOSPC, ENOMEM } },
 	[OP_PERFMON_DESTROY] = { "SIMGPU_PERFMON_DESTROY", 2,
@@ -648,6 +656,37 @@ static void op_query(struct thr *t)
 	fz_ioctl(t, OP_QUERY, fd, vol, DRM_IOCTL_SIMGPU_QUERY, &q);
 }
 
+/* The longest extension chain the fuzzer builds, past the kernel's bound */
+#define FUZZ_MAX_EXTENSIONS	(DRM_SIMGPU_MAX_USER_EXTENSIONS + 2)
+
+/*
+ * The extensions field of an ioctl: mostly none, else a chain built in
+ * @ext (of FUZZ_MAX_EXTENSIONS entries), which may loop or end in a bad
+ * pointer, or a bad pointer. No extension is defined, so the kernel
+ * refuses any chain: -EINVAL, -EFAULT or -E2BIG.
+ */
+static uint64_t fuzz_extensions(struct thr *t,
+				struct drm_simgpu_user_extension *ext)
+{
+	unsigned int i, len;
+
+	if (chance(t, 90))
+		return 0;
+	if (chance(t, 10))
+		return bad_ptr(t);
+	len = 1 + rn(t, FUZZ_MAX_EXTENSIONS);
+	for (i = 0; i < len; i++) {
+		ext[i].next_extension = i + 1 < len ?
+			(uintptr_t)&ext[i + 1] : 0;
+		ext[i].name = chance(t, 50) ? rn(t, 4) : fuzz_u32(t);
+		ext[i].pad = fuzz_mbz(t);
+	}
+	if (chance(t, 30))
+		ext[len - 1].next_extension = chance(t, 50) ?
+			(uintptr_t)ext : bad_ptr(t);
+	return (uintptr_t)ext;
+}
+
 static void valid_engine(struct thr *t, uint16_t *class, uint16_t *inst)
 {
 	const struct drm_simgpu_engine_info *e;
@@ -660,6 +699,7 @@ static void valid_engine(struct thr *t, uint16_t *class, uint16_t *inst)
 
 static void op_queue_create(struct thr *t)
 {
+	struct drm_simgpu_user_extension ext[FUZZ_MAX_EXTENSIONS];
 	struct drm_simgpu_exec_queue_create qc = {};
 	struct fctx *c = pick_ctx(t);
 	uint32_t gen = __atomic_load_n(&c->gen, __ATOMIC_ACQUIRE);
@@ -679,6 +719,7 @@ static void op_queue_create(struct thr *t)
 		qc.pad = fuzz_mbz(t);
 		break;
 	}
+	qc.extensions = fuzz_extensions(t, ext);
 	if (!fz_ioctl(t, OP_QUEUE_CREATE, fd, vol,
 		      DRM_IOCTL_SIMGPU_EXEC_QUEUE_CREATE, &qc))
 		keep(t, c, T_QUEUE, qc.exec_queue_id, 0, gen);
@@ -822,14 +863,34 @@ static uint32_t valid_queue(struct thr *t, struct fctx *c, int fd, bool vol)
 }
 
 /*
+ * A sync of the file: a binary syncobj, or a point of a timeline one (the
+ * job's fence becomes the point; a point not there yet cannot be waited
+ * for: -EINVAL)
+ */
+static struct drm_simgpu_sync fuzz_sync(struct thr *t, struct fctx *c)
+{
+	struct drm_simgpu_sync sync = {
+		.handle = pick_handle(t, c, T_SYNCOBJ),
+	};
+
+	if (chance(t, 40)) {
+		sync.flags = DRM_SIMGPU_SYNC_TYPE_TIMELINE_SYNCOBJ;
+		sync.timeline_value = 1 + rn(t, 64);
+	}
+	return sync;
+}
+
+/*
  * A valid job: a queue, commands writing buffers of the file, short BUSY
- * and IDLE, buffers and syncobjs; then, half of the time, one field made
- * invalid (or another valid value).
+ * and IDLE, buffers, in-syncs and out-syncs, binary and timeline; then,
+ * half of the time, one field made invalid (or another valid value).
  */
 static void op_submit(struct thr *t)
 {
+	struct drm_simgpu_user_extension ext[FUZZ_MAX_EXTENSIONS];
+	struct drm_simgpu_sync syncs[3], out[2] = {};
 	struct drm_simgpu_cmd cmds[8] = {};
-	uint32_t bos[4], syncs[3];
+	uint32_t bos[4];
 	struct drm_simgpu_submit s = {};
 	struct fctx *c = pick_ctx(t);
 	unsigned int i, n = 1 + rn(t, ARRAY_SIZE(cmds));
@@ -865,8 +926,8 @@ static void op_submit(struct thr *t)
 			cmd->op = DRM_SIMGPU_CMD_COPY;
 			cmd->handle = it.a;
 			cmd->offset = half + rn(t, (half - bytes) / 4 + 1) * 4;
-			cmd->value = DRM_SIMGPU_COPY_VALUE(rn(t, (half - bytes) / 4 + 1) * 4,
-							   bytes);
+			cmd->src_offset = rn(t, (half - bytes) / 4 + 1) * 4;
+			cmd->value = bytes;
 		} else if (kind < 9 || kind >= 10) {
 			cmd->op = DRM_SIMGPU_CMD_BUSY;
 			cmd->value = rn(t, 50000);
@@ -884,13 +945,19 @@ static void op_submit(struct thr *t)
 	for (i = 0; i < ARRAY_SIZE(bos); i++)
 		bos[i] = pick_handle(t, c, T_BO);
 	for (i = 0; i < ARRAY_SIZE(syncs); i++)
-		syncs[i] = pick_handle(t, c, T_SYNCOBJ);
+		syncs[i] = fuzz_sync(t, c);
 	s.num_bo_handles = chance(t, 40) ? rn(t, ARRAY_SIZE(bos) + 1) : 0;
 	s.bo_handles = (uintptr_t)bos;
 	s.num_in_syncs = chance(t, 25) ? rn(t, ARRAY_SIZE(syncs) + 1) : 0;
 	s.in_syncs = (uintptr_t)syncs;
-	if (chance(t, 60) && tbl_get(t, &c->tbl[T_SYNCOBJ], &it, false))
-		s.out_sync = it.a;
+	/* Out-syncs of the file's syncobjs, binary or a timeline point */
+	for (i = 0; i < ARRAY_SIZE(out) && chance(t, 60) &&
+	     tbl_get(t, &c->tbl[T_SYNCOBJ], &it, false); i++) {
+		out[i] = fuzz_sync(t, c);
+		out[i].handle = it.a;
+	}
+	s.num_out_syncs = i;
+	s.out_syncs = (uintptr_t)out;
 	/* A perfmon that may not exist: not a job that must be accepted */
 	if (chance(t, 15)) {
 		s.perfmon_id = perfmon_id(t);
@@ -901,9 +968,45 @@ static void op_submit(struct thr *t)
 		struct drm_simgpu_cmd *cmd = &cmds[rn(t, n)];
 
 		mutated = true;
-		switch (rn(t, 16)) {
+		switch (rn(t, 23)) {
 		case 0:
 			s.exec_queue_id = fuzz_u32(t);
+			break;
+		case 16:
+			s.out_syncs = bad_ptr(t);
+			s.num_out_syncs = 1 + rn(t, 2);
+			break;
+		case 17:
+			s.num_out_syncs = chance(t, 50) ? fuzz_u32(t) :
+				DRM_SIMGPU_MAX_OUT_SYNCS + rn(t, 3) - 1;
+			break;
+		case 18: {
+			/* A sync's type or point */
+			struct drm_simgpu_sync *sync;
+
+			if (chance(t, 50)) {
+				sync = &syncs[rn(t, ARRAY_SIZE(syncs))];
+				s.num_in_syncs = ARRAY_SIZE(syncs);
+			} else {
+				sync = &out[rn(t, ARRAY_SIZE(out))];
+				s.num_out_syncs = ARRAY_SIZE(out);
+			}
+			if (chance(t, 50))
+				sync->flags = fuzz_u32(t);
+			else
+				sync->timeline_value = fuzz_u64(t);
+			break;
+		}
+		case 19:
+			s.extensions = fuzz_extensions(t, ext) ?: bad_ptr(t);
+			break;
+		case 20:
+			s.pad = fuzz_u32(t) ?: 1;
+			break;
+		case 21:
+			/* Only a COPY has a source; past the buffer */
+			cmd->src_offset = chance(t, 50) ? fuzz_u64(t) :
+				cmd->src_offset + (1ULL << 32);
 			break;
 		case 1:
 			s.num_cmds = chance(t, 50) ? fuzz_u32(t) :
@@ -929,7 +1032,9 @@ static void op_submit(struct thr *t)
 				DRM_SIMGPU_MAX_IN_SYNCS + rn(t, 3) - 1;
 			break;
 		case 7:
-			s.out_sync = fuzz_u32(t);
+			out[0] = fuzz_sync(t, c);
+			out[0].handle = fuzz_u32(t);
+			s.num_out_syncs = 1;
 			break;
 		case 8:
 			s.flags = fuzz_u32(t) ?: 1;
@@ -954,7 +1059,7 @@ static void op_submit(struct thr *t)
 			s.num_bo_handles = ARRAY_SIZE(bos);
 			break;
 		case 14:
-			syncs[rn(t, ARRAY_SIZE(syncs))] = fuzz_u32(t);
+			syncs[rn(t, ARRAY_SIZE(syncs))].handle = fuzz_u32(t);
 			s.num_in_syncs = ARRAY_SIZE(syncs);
 			break;
 		default:
@@ -1409,6 +1514,8 @@ static void op_perfmon_create(struct thr *t)
 		ids[i] = chance(t, 95) ? (i + rn(t, 2)) % 8 : fuzz_u32(t);
 	if (chance(t, 5))
 		pc.counters = bad_ptr(t);
+	pc.flags = fuzz_mbz(t);
+	pc.pad = fuzz_mbz(t);
 	pc.id = fuzz_u32(t);	/* out: ignored */
 	fz_ioctl(t, OP_PERFMON_CREATE, fd, vol,
 		 DRM_IOCTL_SIMGPU_PERFMON_CREATE, &pc);

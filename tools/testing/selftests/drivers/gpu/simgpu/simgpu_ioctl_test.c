@@ -455,6 +455,193 @@ TEST_F(ioctl, madvise_purgeable)
 	ASSERT_EQ(0, bo_close(fd, bo));
 }
 
+/*
+ * Timeline syncobjs: a job signals a point, a job of another engine waits
+ * for it and signals a later point; the DRM timeline ioctls see both.
+ */
+TEST_F(ioctl, timeline_syncs)
+{
+	int fd = self->fd;
+	struct drm_simgpu_cmd cmds[2] = {
+		{ .op = DRM_SIMGPU_CMD_BUSY, .value = 50000000 },
+		{ .op = DRM_SIMGPU_CMD_WRITE, .value = 1 },
+	};
+	struct drm_simgpu_sync point = {
+		.flags = DRM_SIMGPU_SYNC_TYPE_TIMELINE_SYNCOBJ,
+	};
+	struct drm_simgpu_sync out[2];
+	uint32_t q1, q2, bo, timeline, binary;
+	uint64_t value = 1;
+	uint32_t *map;
+
+	ASSERT_EQ(0, queue_create(fd, DRM_SIMGPU_ENGINE_CLASS_COMPUTE,
+				  DRM_SIMGPU_ENGINE_INSTANCE_ANY, &q1));
+	ASSERT_EQ(0, queue_create(fd, DRM_SIMGPU_ENGINE_CLASS_COPY,
+				  DRM_SIMGPU_ENGINE_INSTANCE_ANY, &q2));
+	ASSERT_EQ(0, bo_create(fd, PAGE, DRM_SIMGPU_REGION_SYSTEM, &bo));
+	map = bo_mmap(fd, bo, PAGE);
+	ASSERT_NE(NULL, map);
+	ASSERT_EQ(0, syncobj_create(fd, &timeline));
+	ASSERT_EQ(0, syncobj_create(fd, &binary));
+
+	/* The driver has timeline syncobjs: nothing signalled yet */
+	ASSERT_EQ(0, syncobj_query(fd, timeline, &value));
+	ASSERT_EQ(0, value);
+
+	/* q1: a long job signals point 3 and the binary syncobj */
+	cmds[1].handle = bo;
+	point.handle = timeline;
+	point.timeline_value = 3;
+	out[0] = point;
+	out[1] = (struct drm_simgpu_sync){ .handle = binary };
+	ASSERT_EQ(0, submit_syncs(fd, q1, cmds, 2, NULL, 0, out, 2));
+
+	/* q2 waits for point 3, writes after it and signals point 5 */
+	cmds[1].value = 2;
+	out[0].timeline_value = 5;
+	ASSERT_EQ(0, submit_syncs(fd, q2, &cmds[1], 1, &point, 1, out, 1));
+	/* Point 8 was never submitted: a job cannot wait for it */
+	point.timeline_value = 8;
+	ASSERT_EQ(-EINVAL, submit_syncs(fd, q2, &cmds[1], 1, &point, 1,
+					NULL, 0));
+
+	ASSERT_EQ(0, syncobj_timeline_wait(fd, timeline, 5,
+					   now_ns() + 5000000000LL, 0));
+	ASSERT_EQ(0, syncobj_query(fd, timeline, &value));
+	ASSERT_EQ(5, value);
+	ASSERT_EQ(0, syncobj_timeline_wait(fd, timeline, 3, 0, 0));
+	ASSERT_EQ(0, syncobj_wait(fd, binary, 0));
+	ASSERT_EQ(0, wait_bo(fd, bo, now_ns() + 5000000000LL));
+	ASSERT_EQ(2, map[0]);
+	/* Point 8 is not there: waiting for its submission times out */
+	ASSERT_EQ(-ETIME,
+		  syncobj_timeline_wait(fd, timeline, 8, 0,
+					DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT));
+
+	/* A point the CPU signalled is one too */
+	ASSERT_EQ(0, sg_ioctl(fd, DRM_IOCTL_SYNCOBJ_TIMELINE_SIGNAL,
+			      &(struct drm_syncobj_timeline_array){
+				      .handles = (uintptr_t)&timeline,
+				      .points = (uintptr_t)&(uint64_t){ 8 },
+				      .count_handles = 1,
+			      }));
+	cmds[1].value = 3;
+	ASSERT_EQ(0, submit_syncs(fd, q2, &cmds[1], 1, &point, 1, NULL, 0));
+	ASSERT_EQ(0, wait_bo(fd, bo, now_ns() + 5000000000LL));
+	ASSERT_EQ(3, map[0]);
+
+	munmap(map, PAGE);
+	ASSERT_EQ(0, bo_close(fd, bo));
+	ASSERT_EQ(0, queue_destroy(fd, q1));
+	ASSERT_EQ(0, queue_destroy(fd, q2));
+}
+
+/* No extension is defined: any chain is refused, a looping one too */
+TEST_F(ioctl, extensions)
+{
+	int fd = self->fd;
+	struct drm_simgpu_cmd cmd = { .op = DRM_SIMGPU_CMD_BUSY, .value = 1 };
+	struct drm_simgpu_user_extension ext[2] = {};
+	struct drm_simgpu_exec_queue_create qc = {
+		.extensions = (uintptr_t)ext,
+	};
+	struct drm_simgpu_submit s = {
+		.extensions = (uintptr_t)ext,
+		.num_cmds = 1,
+		.cmds = (uintptr_t)&cmd,
+	};
+	unsigned int i;
+
+	ASSERT_EQ(0, queue_create(fd, DRM_SIMGPU_ENGINE_CLASS_RENDER,
+				  DRM_SIMGPU_ENGINE_INSTANCE_ANY,
+				  &s.exec_queue_id));
+	ext[0].next_extension = (uintptr_t)&ext[1];
+	ext[1].next_extension = (uintptr_t)&ext[0];
+	for (i = 0; i < 4; i++) {
+		ext[0].name = i == 1 ? 0x7fffffff : 0;
+		ext[0].pad = i == 2;
+		if (i == 3)
+			ext[0].next_extension = 0;
+		ASSERT_EQ(-EINVAL,
+			  sg_ioctl(fd, DRM_IOCTL_SIMGPU_EXEC_QUEUE_CREATE,
+				   &qc));
+		ASSERT_EQ(-EINVAL, sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s));
+	}
+	qc.extensions = 8;
+	s.extensions = 8;
+	ASSERT_EQ(-EFAULT,
+		  sg_ioctl(fd, DRM_IOCTL_SIMGPU_EXEC_QUEUE_CREATE, &qc));
+	ASSERT_EQ(-EFAULT, sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s));
+	/* Without, both work */
+	qc.extensions = 0;
+	s.extensions = 0;
+	ASSERT_EQ(0, sg_ioctl(fd, DRM_IOCTL_SIMGPU_EXEC_QUEUE_CREATE, &qc));
+	ASSERT_EQ(0, sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s));
+}
+
+/*
+ * A COPY's source offset is 64 bits: in a buffer past 4 GiB if system
+ * memory allows one, else only the check against the buffer's size.
+ */
+TEST_F(ioctl, copy_high_source)
+{
+	int fd = self->fd;
+	struct {
+		struct drm_simgpu_query_regions r;
+		struct drm_simgpu_region_info info[DRM_SIMGPU_REGION_COUNT];
+	} regions = {};
+	struct drm_simgpu_query q = {
+		.type = DRM_SIMGPU_QUERY_REGIONS,
+		.size = sizeof(regions),
+		.data = (uintptr_t)&regions,
+	};
+	const uint64_t high = (1ULL << 32) + PAGE;
+	struct drm_simgpu_cmd cmds[2] = {
+		{ .op = DRM_SIMGPU_CMD_WRITE, .offset = high, .value = 0xbeef },
+		{ .op = DRM_SIMGPU_CMD_COPY, .offset = 0, .src_offset = high,
+		  .value = 4 },
+	};
+	uint32_t queue, bo;
+	uint32_t *map;
+
+	ASSERT_EQ(0, queue_create(fd, DRM_SIMGPU_ENGINE_CLASS_COPY,
+				  DRM_SIMGPU_ENGINE_INSTANCE_ANY, &queue));
+	ASSERT_EQ(0, sg_ioctl(fd, DRM_IOCTL_SIMGPU_QUERY, &q));
+	ASSERT_EQ(DRM_SIMGPU_REGION_SYSTEM, regions.info[0].region);
+
+	/* Past the end of a small buffer; the low 32 bits would be inside */
+	ASSERT_EQ(0, bo_create(fd, 2 * PAGE, DRM_SIMGPU_REGION_SYSTEM, &bo));
+	cmds[1].handle = bo;
+	cmds[1].offset = PAGE;
+	cmds[1].src_offset = 1ULL << 32;
+	ASSERT_EQ(-EINVAL, submit(fd, queue, &cmds[1], 1));
+	cmds[1].src_offset = 64;
+	ASSERT_EQ(0, submit(fd, queue, &cmds[1], 1));
+	ASSERT_EQ(0, wait_bo(fd, bo, now_ns() + 5000000000LL));
+	ASSERT_EQ(0, bo_close(fd, bo));
+	cmds[1].offset = 0;
+	cmds[1].src_offset = high;
+
+	if (regions.info[0].max_bo_size < high + PAGE ||
+	    regions.info[0].total_size - regions.info[0].used_size <
+	    high + PAGE) {
+		ksft_print_msg("no system buffer above 4 GiB fits (largest %llu bytes): offset check only\n",
+			       (unsigned long long)regions.info[0].max_bo_size);
+		return;
+	}
+	ASSERT_EQ(0, bo_create(fd, high + PAGE, DRM_SIMGPU_REGION_SYSTEM,
+			       &bo));
+	cmds[0].handle = bo;
+	cmds[1].handle = bo;
+	ASSERT_EQ(0, submit(fd, queue, cmds, 2));
+	ASSERT_EQ(0, wait_bo(fd, bo, now_ns() + 5000000000LL));
+	map = bo_mmap(fd, bo, PAGE);
+	ASSERT_NE(NULL, map);
+	ASSERT_EQ(0xbeef, map[0]);
+	munmap(map, PAGE);
+	ASSERT_EQ(0, bo_close(fd, bo));
+}
+
 /* Every ioctl rejects bad arguments with the documented errno */
 TEST_F(ioctl, bad_args)
 {
@@ -468,7 +655,9 @@ TEST_F(ioctl, bad_args)
 	struct drm_simgpu_gem_madvise ma = {};
 	struct drm_simgpu_submit s = {};
 	struct drm_simgpu_wait_bo w = {};
-	uint32_t queue, bo, vram, missing = 0x7fffffff;
+	struct drm_simgpu_user_extension ext = {};
+	struct drm_simgpu_sync sync = {};
+	uint32_t queue, bo, vram, missing = 0x7fffffff, empty;
 
 	ASSERT_EQ(0, queue_create(fd, DRM_SIMGPU_ENGINE_CLASS_RENDER,
 				  DRM_SIMGPU_ENGINE_INSTANCE_ANY, &queue));
@@ -495,6 +684,13 @@ TEST_F(ioctl, bad_args)
 	ASSERT_EQ(-EINVAL,
 		  sg_ioctl(fd, DRM_IOCTL_SIMGPU_EXEC_QUEUE_CREATE, &qc));
 	qc.pad = 0;
+	qc.extensions = (uintptr_t)&ext;
+	ASSERT_EQ(-EINVAL,
+		  sg_ioctl(fd, DRM_IOCTL_SIMGPU_EXEC_QUEUE_CREATE, &qc));
+	qc.extensions = 8;
+	ASSERT_EQ(-EFAULT,
+		  sg_ioctl(fd, DRM_IOCTL_SIMGPU_EXEC_QUEUE_CREATE, &qc));
+	qc.extensions = 0;
 	qc.engine_class = DRM_SIMGPU_ENGINE_CLASS_COUNT;
 	ASSERT_EQ(-EINVAL,
 		  sg_ioctl(fd, DRM_IOCTL_SIMGPU_EXEC_QUEUE_CREATE, &qc));
@@ -526,7 +722,7 @@ TEST_F(ioctl, bad_args)
 	gc.pad = 0;
 	gc.region = DRM_SIMGPU_REGION_VRAM0;
 	gc.size = 1ULL << 50;
-	ASSERT_EQ(-E2BIG, sg_ioctl(fd, DRM_IOCTL_SIMGPU_GEM_CREATE, &gc));
+	ASSERT_EQ(-EINVAL, sg_ioctl(fd, DRM_IOCTL_SIMGPU_GEM_CREATE, &gc));
 
 	/* GEM_MMAP_OFFSET */
 	mo.handle = missing;
@@ -555,6 +751,14 @@ TEST_F(ioctl, bad_args)
 	s.flags = 1;
 	ASSERT_EQ(-EINVAL, sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s));
 	s.flags = 0;
+	s.pad = 1;
+	ASSERT_EQ(-EINVAL, sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s));
+	s.pad = 0;
+	s.extensions = (uintptr_t)&ext;
+	ASSERT_EQ(-EINVAL, sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s));
+	s.extensions = 8;
+	ASSERT_EQ(-EFAULT, sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s));
+	s.extensions = 0;
 	s.num_cmds = 0;
 	ASSERT_EQ(-EINVAL, sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s));
 	s.num_cmds = 100000;
@@ -566,19 +770,50 @@ TEST_F(ioctl, bad_args)
 	s.cmds = 8;
 	ASSERT_EQ(-EFAULT, sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s));
 	s.cmds = (uintptr_t)&cmd;
-	s.num_in_syncs = 1;
-	s.in_syncs = (uintptr_t)&missing;
-	ASSERT_EQ(-ENOENT, sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s));
+	s.num_in_syncs = DRM_SIMGPU_MAX_IN_SYNCS + 1;
+	ASSERT_EQ(-EINVAL, sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s));
 	s.num_in_syncs = 0;
+	s.num_out_syncs = DRM_SIMGPU_MAX_OUT_SYNCS + 1;
+	ASSERT_EQ(-EINVAL, sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s));
+	s.num_out_syncs = 0;
+	sync.handle = missing;
+	s.num_in_syncs = 1;
+	s.in_syncs = (uintptr_t)&sync;
+	ASSERT_EQ(-ENOENT, sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s));
+	s.in_syncs = 8;
+	ASSERT_EQ(-EFAULT, sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s));
+	s.in_syncs = (uintptr_t)&sync;
+	/* A syncobj without a fence, a point not submitted */
+	ASSERT_EQ(0, syncobj_create(fd, &empty));
+	sync.handle = empty;
+	ASSERT_EQ(-EINVAL, sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s));
+	sync.flags = DRM_SIMGPU_SYNC_TYPE_TIMELINE_SYNCOBJ;
+	sync.timeline_value = 1;
+	ASSERT_EQ(-EINVAL, sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s));
+	/* Types and points: binary with a point, timeline without, unknown */
+	s.num_in_syncs = 0;
+	s.out_syncs = (uintptr_t)&sync;
+	s.num_out_syncs = 1;
+	sync.timeline_value = 0;
+	ASSERT_EQ(-EINVAL, sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s));
+	sync.flags = DRM_SIMGPU_SYNC_TYPE_SYNCOBJ;
+	sync.timeline_value = 1;
+	ASSERT_EQ(-EINVAL, sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s));
+	sync.flags = 2;
+	sync.timeline_value = 0;
+	ASSERT_EQ(-EINVAL, sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s));
+	sync.flags = 0;
+	sync.handle = missing;
+	ASSERT_EQ(-ENOENT, sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s));
+	s.out_syncs = 8;
+	ASSERT_EQ(-EFAULT, sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s));
+	s.num_out_syncs = 0;
 	s.num_bo_handles = 1;
 	s.bo_handles = (uintptr_t)&missing;
 	ASSERT_EQ(-ENOENT, sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s));
 	s.bo_handles = 8;
 	ASSERT_EQ(-EFAULT, sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s));
 	s.num_bo_handles = 0;
-	s.out_sync = missing;
-	ASSERT_EQ(-ENOENT, sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s));
-	s.out_sync = 0;
 	cmd = (struct drm_simgpu_cmd){ .op = 77 };
 	ASSERT_EQ(-EINVAL, sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s));
 	cmd = (struct drm_simgpu_cmd){ .op = DRM_SIMGPU_CMD_BUSY,
@@ -593,6 +828,18 @@ TEST_F(ioctl, bad_args)
 	cmd.offset = 1;
 	ASSERT_EQ(-EINVAL, sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s));
 	cmd.offset = PAGE;
+	ASSERT_EQ(-EINVAL, sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s));
+	cmd.offset = 0;
+	cmd.src_offset = 8;
+	ASSERT_EQ(-EINVAL, sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s));
+	/* A COPY's 64-bit source offset is checked against the buffer */
+	cmd = (struct drm_simgpu_cmd){ .op = DRM_SIMGPU_CMD_COPY, .handle = bo,
+				       .src_offset = 1ULL << 32, .value = 8 };
+	ASSERT_EQ(-EINVAL, sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s));
+	cmd.src_offset = (1ULL << 32) + 64;
+	ASSERT_EQ(-EINVAL, sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s));
+	cmd.value = (1ULL << 32) + 8;
+	cmd.src_offset = 64;
 	ASSERT_EQ(-EINVAL, sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s));
 
 	/* WAIT_BO */

@@ -75,16 +75,22 @@ static int query(int fd, uint32_t type, void *data, uint32_t *size)
 	return ret;
 }
 
-static int perfmon_create(int fd, const uint32_t *ids, uint32_t n,
-			  uint32_t *id)
+static int perfmon_create_flags(int fd, const uint32_t *ids, uint32_t n,
+				uint32_t flags, uint32_t *id)
 {
 	struct drm_simgpu_perfmon_create c = {
-		.counters = (uintptr_t)ids, .num_counters = n,
+		.counters = (uintptr_t)ids, .num_counters = n, .flags = flags,
 	};
 	int ret = sg_ioctl(fd, DRM_IOCTL_SIMGPU_PERFMON_CREATE, &c);
 
 	*id = c.id;
 	return ret;
+}
+
+static int perfmon_create(int fd, const uint32_t *ids, uint32_t n,
+			  uint32_t *id)
+{
+	return perfmon_create_flags(fd, ids, n, 0, id);
 }
 
 static int perfmon_destroy(int fd, uint32_t id)
@@ -123,11 +129,13 @@ static int set_global(int fd, uint32_t flags, uint32_t id)
 static int submit_pm(int fd, uint32_t queue, const struct drm_simgpu_cmd *cmds,
 		     uint32_t num_cmds, uint32_t perfmon, uint32_t out_sync)
 {
+	struct drm_simgpu_sync out = { .handle = out_sync };
 	struct drm_simgpu_submit s = {
 		.exec_queue_id = queue,
 		.num_cmds = num_cmds,
 		.cmds = (uintptr_t)cmds,
-		.out_sync = out_sync,
+		.out_syncs = (uintptr_t)&out,
+		.num_out_syncs = out_sync ? 1 : 0,
 		.perfmon_id = perfmon,
 	};
 
@@ -154,11 +162,11 @@ static struct drm_simgpu_cmd write32(uint32_t bo, uint64_t offset,
 }
 
 static struct drm_simgpu_cmd copy(uint32_t bo, uint64_t dst, uint64_t src,
-				  uint32_t bytes)
+				  uint64_t bytes)
 {
 	return (struct drm_simgpu_cmd){
 		.op = DRM_SIMGPU_CMD_COPY, .handle = bo, .offset = dst,
-		.value = DRM_SIMGPU_COPY_VALUE(src, bytes),
+		.src_offset = src, .value = bytes,
 	};
 }
 
@@ -894,6 +902,8 @@ TEST_F(perf, bad_input)
 		{ 2 * PAGE, 2, 64 },		/* source not aligned */
 		{ 2 * PAGE + 2, 0, 64 },	/* target not aligned */
 		{ 2 * PAGE, 4 * PAGE - 60, 64 },/* source past the end */
+		{ 2 * PAGE, 1ULL << 32, 64 },	/* source 4 GiB past it */
+		{ 2 * PAGE, 0, (1ULL << 32) + 64 },/* length over 32 bits */
 		{ 4 * PAGE - 60, 0, 64 },	/* target past the end */
 		{ 4 * PAGE, 0, 64 },		/* target after the end */
 		{ 64, 0, 128 },			/* overlap */
@@ -931,6 +941,9 @@ TEST_F(perf, bad_input)
 	ASSERT_EQ(-EINVAL, perfmon_create(fd, ids, 4, &pm));
 	ASSERT_EQ(-EFAULT, perfmon_create(fd, NULL, 2, &pm));
 	ASSERT_EQ(-EFAULT, perfmon_create(fd, (uint32_t *)8, 2, &pm));
+	/* No flag is defined */
+	ASSERT_EQ(-EINVAL, perfmon_create_flags(fd, ok, 1, 1, &pm));
+	ASSERT_EQ(-EINVAL, perfmon_create_flags(fd, ok, 1, 1u << 31, &pm));
 
 	/* DRM_SIMGPU_MAX_PERFMONS per file, then -ENOSPC */
 	for (i = 0; i < DRM_SIMGPU_MAX_PERFMONS; i++) {

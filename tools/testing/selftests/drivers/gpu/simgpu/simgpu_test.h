@@ -319,21 +319,42 @@ static inline void *bo_mmap(int fd, uint32_t handle, size_t size)
 	return p == MAP_FAILED ? NULL : p;
 }
 
-static inline int submit_sync(int fd, uint32_t queue,
-			      const struct drm_simgpu_cmd *cmds,
-			      uint32_t num_cmds, uint32_t in_sync,
-			      uint32_t out_sync)
+/*
+ * Submit @cmds waiting for the @num_in syncs @in and signalling the
+ * @num_out syncs @out (struct drm_simgpu_sync, binary or timeline).
+ */
+static inline int submit_syncs(int fd, uint32_t queue,
+			       const struct drm_simgpu_cmd *cmds,
+			       uint32_t num_cmds,
+			       const struct drm_simgpu_sync *in,
+			       uint32_t num_in,
+			       const struct drm_simgpu_sync *out,
+			       uint32_t num_out)
 {
 	struct drm_simgpu_submit s = {
 		.exec_queue_id = queue,
 		.num_cmds = num_cmds,
 		.cmds = (uintptr_t)cmds,
-		.in_syncs = (uintptr_t)&in_sync,
-		.num_in_syncs = in_sync ? 1 : 0,
-		.out_sync = out_sync,
+		.in_syncs = (uintptr_t)in,
+		.num_in_syncs = num_in,
+		.out_syncs = (uintptr_t)out,
+		.num_out_syncs = num_out,
 	};
 
 	return sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s);
+}
+
+/* Submit @cmds waiting for binary syncobj @in_sync, signalling @out_sync */
+static inline int submit_sync(int fd, uint32_t queue,
+			      const struct drm_simgpu_cmd *cmds,
+			      uint32_t num_cmds, uint32_t in_sync,
+			      uint32_t out_sync)
+{
+	struct drm_simgpu_sync in = { .handle = in_sync };
+	struct drm_simgpu_sync out = { .handle = out_sync };
+
+	return submit_syncs(fd, queue, cmds, num_cmds, &in, in_sync ? 1 : 0,
+			    &out, out_sync ? 1 : 0);
 }
 
 static inline int submit(int fd, uint32_t queue,
@@ -370,6 +391,34 @@ static inline int syncobj_wait(int fd, uint32_t handle, int64_t timeout_ns)
 	};
 
 	return sg_ioctl(fd, DRM_IOCTL_SYNCOBJ_WAIT, &w);
+}
+
+/* Wait for point @point of timeline syncobj @handle: 0 or -errno */
+static inline int syncobj_timeline_wait(int fd, uint32_t handle,
+					uint64_t point, int64_t timeout_ns,
+					uint32_t flags)
+{
+	struct drm_syncobj_timeline_wait w = {
+		.handles = (uintptr_t)&handle,
+		.points = (uintptr_t)&point,
+		.count_handles = 1,
+		.timeout_nsec = timeout_ns,
+		.flags = flags,
+	};
+
+	return sg_ioctl(fd, DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT, &w);
+}
+
+/* The last signalled point of timeline syncobj @handle: 0 or -errno */
+static inline int syncobj_query(int fd, uint32_t handle, uint64_t *point)
+{
+	struct drm_syncobj_timeline_array q = {
+		.handles = (uintptr_t)&handle,
+		.points = (uintptr_t)point,
+		.count_handles = 1,
+	};
+
+	return sg_ioctl(fd, DRM_IOCTL_SYNCOBJ_QUERY, &q);
 }
 
 #endif /* _SIMGPU_TEST_H_ */
