@@ -625,8 +625,9 @@ TEST_F(ioctl, copy_high_source)
 	if (regions.info[0].max_bo_size < high + PAGE ||
 	    regions.info[0].total_size - regions.info[0].used_size <
 	    high + PAGE) {
-		ksft_print_msg("no system buffer above 4 GiB fits (largest %llu bytes): offset check only\n",
-			       (unsigned long long)regions.info[0].max_bo_size);
+		ksft_print_msg("no system buffer above 4 GiB fits (largest %llu bytes)%s\n",
+			       (unsigned long long)regions.info[0].max_bo_size,
+			       ": offset check only");
 		return;
 	}
 	ASSERT_EQ(0, bo_create(fd, high + PAGE, DRM_SIMGPU_REGION_SYSTEM,
