@@ -284,7 +284,7 @@ static void uapi_test_query(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, config.max_cmds, SIMGPU_MAX_CMDS);
 	KUNIT_EXPECT_EQ(test, config.max_bo_handles, DRM_SIMGPU_MAX_BO_HANDLES);
 	KUNIT_EXPECT_EQ(test, config.max_in_syncs, DRM_SIMGPU_MAX_IN_SYNCS);
-	KUNIT_EXPECT_EQ(test, config.max_job_ns, 5 * NSEC_PER_SEC);
+	KUNIT_EXPECT_EQ(test, config.max_job_ns, 5ULL * NSEC_PER_SEC);
 	KUNIT_EXPECT_EQ(test, config.max_out_syncs, DRM_SIMGPU_MAX_OUT_SYNCS);
 
 	q.type = DRM_SIMGPU_QUERY_ENGINES;
@@ -1428,7 +1428,7 @@ static void timeout_test_run_time_limit(struct kunit *test)
 	u32 s_other = syncobj_create(test);
 	unsigned int i;
 
-	KUNIT_ASSERT_EQ(test, eng->sdev->max_job_ns, 5 * NSEC_PER_SEC);
+	KUNIT_ASSERT_EQ(test, eng->sdev->max_job_ns, 5ULL * NSEC_PER_SEC);
 	for (i = 0; i < ARRAY_SIZE(busy); i++)
 		busy[i] = (struct drm_simgpu_cmd){
 			.op = DRM_SIMGPU_CMD_BUSY, .value = NSEC_PER_SEC,
@@ -1440,11 +1440,11 @@ static void timeout_test_run_time_limit(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, submit_sync(test, other, busy, 1, s_other), 0);
 	wait_inflight(test, eng, 3);
 
-	KUNIT_EXPECT_FALSE(test, timeout_now(test, eng, 3 * NSEC_PER_SEC));
+	KUNIT_EXPECT_FALSE(test, timeout_now(test, eng, 3ULL * NSEC_PER_SEC));
 	/* The first job completed: the hog is first since 4.5 s */
 	KUNIT_EXPECT_FALSE(test, timeout_now(test, eng, 1500 * NSEC_PER_MSEC));
 	KUNIT_EXPECT_EQ(test, sync_status(test, s_first), 1);
-	KUNIT_EXPECT_FALSE(test, timeout_now(test, eng, 4 * NSEC_PER_SEC));
+	KUNIT_EXPECT_FALSE(test, timeout_now(test, eng, 4ULL * NSEC_PER_SEC));
 	KUNIT_EXPECT_EQ(test, inflight_count(eng), 2);
 	KUNIT_EXPECT_EQ(test, atomic_read(&eng->resets[SIMGPU_RESET_TIMEOUT]), 0);
 
