@@ -65,17 +65,18 @@ wait_lines() {
 }
 
 # rcs: one queue at 40 %; ccs: four queues at 60 % over its four engines.
-# The loads run until every check that needs them is done; they are paced
+# The loads run until every check that needs them is done (an hour at
+# most: the end of the test stops them with SIGTERM); they are paced
 # on the GPU's clock, with work queued ahead, so that drmtop's scans of
 # /proc (or a busy host) delaying their submitters do not change them.
 # Their output files exist before wait_lines reads them, whenever the
 # background shells get to their redirections.
 : > "$tmp/rcs"
 : > "$tmp/ccs"
-simgpu-load --class rcs --duty 40 --seconds 120 \
+simgpu-load --class rcs --duty 40 --seconds 3600 \
 	> "$tmp/rcs" 2> "$tmp/rcs.err" &
 rcs_load=$!
-simgpu-load --class ccs --duty 60 --queues 4 --seconds 120 \
+simgpu-load --class ccs --duty 60 --queues 4 --seconds 3600 \
 	> "$tmp/ccs" 2> "$tmp/ccs.err" &
 ccs_load=$!
 wait_lines "$tmp/rcs" 1 $rcs_load && wait_lines "$tmp/ccs" 1 $ccs_load

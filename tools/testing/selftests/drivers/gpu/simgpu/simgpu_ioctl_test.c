@@ -948,7 +948,7 @@ static pid_t parent_of(pid_t pid)
  * The load runs until the test stops it, once all three are checked, with
  * SIGTERM: after which it exits with status 0.
  */
-TEST_F(ioctl, load_generator)
+TEST_F_TIMEOUT(ioctl, load_generator, 300)
 {
 	static const char * const load_args[] = {
 		"simgpu-load --class ccs --duty 50 --seconds 600",

@@ -320,7 +320,7 @@ TEST_F(mem, charged_to_memcg)
 {
 	struct drm_simgpu_cmd cmds[128];
 	char controllers[256] = "", pid[16];
-	int64_t before, mapped, written;
+	int64_t before, mapped, written, stock;
 	uint32_t queue, bo, sync;
 	unsigned int i, j;
 	ssize_t len;
@@ -352,11 +352,18 @@ TEST_F(mem, charged_to_memcg)
 	map = bo_mmap(self->fd, bo, 2 * TOUCHED * PAGE);
 	ASSERT_NE(NULL, map);
 
+	/*
+	 * memory.current counts charges, which each CPU takes from the page
+	 * counter in batches of up to 64 pages (MEMCG_CHARGE_BATCH) and hands
+	 * out from a per-CPU stock: a figure may run ahead of the pages by
+	 * that much on every CPU the test ran on.
+	 */
+	stock = 64 * PAGE * sysconf(_SC_NPROCESSORS_ONLN);
 	before = cg_current();
 	ASSERT_LE(0, before);
 	memset(map, 0x5a, TOUCHED * PAGE);
 	mapped = cg_current();
-	ASSERT_LE(before + TOUCHED * PAGE, mapped);
+	ASSERT_LE(before + TOUCHED * PAGE - stock, mapped);
 
 	/* A job per 128 pages of the second half, each page written once */
 	for (i = 0; i < TOUCHED; i += ARRAY_SIZE(cmds)) {
@@ -372,7 +379,7 @@ TEST_F(mem, charged_to_memcg)
 	}
 	ASSERT_EQ(0, syncobj_wait(self->fd, sync, INT64_MAX));
 	written = cg_current();
-	ASSERT_LE(mapped + TOUCHED * PAGE, written);
+	ASSERT_LE(mapped + TOUCHED * PAGE - stock, written);
 	ASSERT_EQ(TOUCHED - 1, ((uint32_t *)map)[(2 * TOUCHED - 1) * PAGE / 4]);
 
 	ASSERT_EQ(0, munmap(map, 2 * TOUCHED * PAGE));

@@ -1039,11 +1039,16 @@ TEST_F_TIMEOUT(unbind, events_survive, TIMEOUT)
 	}
 	grp_close(&g);
 	close(lone);
-	deadline = now_ns() + NSEC_PER_SEC;
-	while (module && module_refs() != refs - 3 && now_ns() < deadline)
+	/*
+	 * The three events' references go. The job fences of the test's
+	 * clients hold references too, and a work item drops them once the
+	 * fences are freed, maybe meanwhile: so at least three go.
+	 */
+	deadline = now_ns() + 5 * NSEC_PER_SEC;
+	while (module && module_refs() > refs - 3 && now_ns() < deadline)
 		sleep_ns(NSEC_PER_SEC / 100);
 	if (module)
-		ASSERT_EQ(refs - 3, module_refs());
+		ASSERT_GE(refs - 3, module_refs());
 
 	ASSERT_EQ(0, file_write(DRV_DIR "/bind", p->dev));
 	/* Probing may be asynchronous */
