@@ -586,15 +586,7 @@ TEST_F(ioctl, extensions)
 TEST_F(ioctl, copy_high_source)
 {
 	int fd = self->fd;
-	struct {
-		struct drm_simgpu_query_regions r;
-		struct drm_simgpu_region_info info[DRM_SIMGPU_REGION_COUNT];
-	} regions = {};
-	struct drm_simgpu_query q = {
-		.type = DRM_SIMGPU_QUERY_REGIONS,
-		.size = sizeof(regions),
-		.data = (uintptr_t)&regions,
-	};
+	struct drm_simgpu_region_info info[DRM_SIMGPU_REGION_COUNT];
 	const uint64_t high = (1ULL << 32) + PAGE;
 	struct drm_simgpu_cmd cmds[2] = {
 		{ .op = DRM_SIMGPU_CMD_WRITE, .offset = high, .value = 0xbeef },
@@ -606,8 +598,8 @@ TEST_F(ioctl, copy_high_source)
 
 	ASSERT_EQ(0, queue_create(fd, DRM_SIMGPU_ENGINE_CLASS_COPY,
 				  DRM_SIMGPU_ENGINE_INSTANCE_ANY, &queue));
-	ASSERT_EQ(0, sg_ioctl(fd, DRM_IOCTL_SIMGPU_QUERY, &q));
-	ASSERT_EQ(DRM_SIMGPU_REGION_SYSTEM, regions.info[0].region);
+	ASSERT_EQ(0, query_regions(fd, info));
+	ASSERT_EQ(DRM_SIMGPU_REGION_SYSTEM, info[0].region);
 
 	/* Past the end of a small buffer; the low 32 bits would be inside */
 	ASSERT_EQ(0, bo_create(fd, 2 * PAGE, DRM_SIMGPU_REGION_SYSTEM, &bo));
@@ -622,11 +614,10 @@ TEST_F(ioctl, copy_high_source)
 	cmds[1].offset = 0;
 	cmds[1].src_offset = high;
 
-	if (regions.info[0].max_bo_size < high + PAGE ||
-	    regions.info[0].total_size - regions.info[0].used_size <
-	    high + PAGE) {
+	if (info[0].max_bo_size < high + PAGE ||
+	    info[0].total_size - info[0].used_size < high + PAGE) {
 		ksft_print_msg("no system buffer above 4 GiB fits (largest %llu bytes)%s\n",
-			       (unsigned long long)regions.info[0].max_bo_size,
+			       (unsigned long long)info[0].max_bo_size,
 			       ": offset check only");
 		return;
 	}

@@ -26,23 +26,6 @@
 /* Pages of the largest buffer that the CPU touches */
 #define TOUCHED	256
 
-static int query_regions(int fd, struct drm_simgpu_region_info *info)
-{
-	struct {
-		struct drm_simgpu_query_regions r;
-		struct drm_simgpu_region_info info[DRM_SIMGPU_REGION_COUNT];
-	} regions = {};
-	struct drm_simgpu_query q = {
-		.type = DRM_SIMGPU_QUERY_REGIONS,
-		.size = sizeof(regions),
-		.data = (uintptr_t)&regions,
-	};
-	int ret = sg_ioctl(fd, DRM_IOCTL_SIMGPU_QUERY, &q);
-
-	memcpy(info, regions.info, sizeof(regions.info));
-	return ret;
-}
-
 static uint64_t ram_bytes(void)
 {
 	struct sysinfo si;

@@ -301,6 +301,24 @@ static inline int bo_create(int fd, uint64_t size, uint32_t region,
 	return ret;
 }
 
+/* The device's regions, DRM_SIMGPU_REGION_COUNT of them, into @info */
+static inline int query_regions(int fd, struct drm_simgpu_region_info *info)
+{
+	struct {
+		struct drm_simgpu_query_regions r;
+		struct drm_simgpu_region_info info[DRM_SIMGPU_REGION_COUNT];
+	} regions = {};
+	struct drm_simgpu_query q = {
+		.type = DRM_SIMGPU_QUERY_REGIONS,
+		.size = sizeof(regions),
+		.data = (uintptr_t)&regions,
+	};
+	int ret = sg_ioctl(fd, DRM_IOCTL_SIMGPU_QUERY, &q);
+
+	memcpy(info, regions.info, sizeof(regions.info));
+	return ret;
+}
+
 static inline int bo_close(int fd, uint32_t handle)
 {
 	struct drm_gem_close c = { .handle = handle };
