@@ -13,6 +13,10 @@ echo "# $label: $(nproc) CPU(s), Linux $(uname -r)"
 # throughput with a 1 kHz fdinfo reader against none.
 { simgpu_fdinfo_bench || echo "bench: simgpu_fdinfo_bench failed with status $?"; } | tag
 
+# Observation streams: reports delivered at the fastest unprivileged period,
+# and submission throughput with a stream and its reader against none.
+{ simgpu_observation_bench || echo "bench: simgpu_observation_bench failed with status $?"; } | tag
+
 # drmtop over 1,000 processes holding two simgpu fds each. Its interactive
 # view runs in a pseudo terminal: devpts, if the VM has none yet.
 [ -e /dev/pts/ptmx ] || { mkdir -p /dev/pts && mount -t devpts devpts /dev/pts; }

@@ -85,6 +85,11 @@ if command -v simgpu-perf > /dev/null; then
 	echo "== simgpu-perf stat -e busy-ticks,commands,bytes-written,copies --jobs 3 -- busy=1ms,copy=8K,write=16"
 	simgpu-perf stat -e busy-ticks,commands,bytes-written,copies --jobs 3 \
 		-- busy=1ms,copy=8K,write=16
+	# A 30 % duty cycle seen by the observation unit: busy-ticks grow by
+	# a whole period's ticks while the context runs, by none while it idles
+	echo "== simgpu-perf record -e busy-ticks,commands --period 20ms --seconds 1 -- busy=30ms,idle=70ms"
+	simgpu-perf record -e busy-ticks,commands --period 20ms --seconds 1 \
+		-- busy=30ms,idle=70ms
 fi
 [ -z "$loads" ] || kill -TERM $loads
 wait

@@ -32,20 +32,22 @@ extern "C" {
 /**
  * DOC: simgpu uAPI extensions
  *
- * &struct drm_simgpu_exec_queue_create and &struct drm_simgpu_submit start
- * with an ``extensions`` field: a user pointer to a chain of extension
- * structures, or 0 for none. Each extension begins with a
+ * &struct drm_simgpu_exec_queue_create, &struct drm_simgpu_submit and
+ * &struct drm_simgpu_observation_open start with an ``extensions`` field:
+ * a user pointer to a chain of extension structures, or 0 for none. Each
+ * extension begins with a
  * &struct drm_simgpu_user_extension whose &drm_simgpu_user_extension.name
  * says which structure it is and whose
  * &drm_simgpu_user_extension.next_extension points to the next one (0 ends
  * the chain). New optional arguments are added as new extensions, so that
  * the ioctl structures themselves never change size.
  *
- * No extension is defined yet. The kernel walks the chain in order and
- * fails the ioctl with:
+ * The names are per ioctl: &DRM_IOCTL_SIMGPU_OBSERVATION_OPEN takes
+ * %DRM_SIMGPU_OBSERVATION_EXT_SET_PROPERTY, the other ioctls none yet. The
+ * kernel walks the chain in order and fails the ioctl with:
  *
  * - -EFAULT: an extension could not be read.
- * - -EINVAL: an extension has an unknown name (today: every name) or a
+ * - -EINVAL: an extension has a name its ioctl does not take or a
  *   non-zero &drm_simgpu_user_extension.pad.
  * - -E2BIG: the chain has more than %DRM_SIMGPU_MAX_USER_EXTENSIONS
  *   extensions, e.g. because it loops.
@@ -66,7 +68,7 @@ struct drm_simgpu_user_extension {
 	 */
 	__u64 next_extension;
 
-	/** @name: which extension this is; none is defined yet. */
+	/** @name: which extension this is, a name of its ioctl. */
 	__u32 name;
 
 	/** @pad: MBZ. */
@@ -85,6 +87,7 @@ struct drm_simgpu_user_extension {
 #define DRM_SIMGPU_PERFMON_DESTROY	0x09
 #define DRM_SIMGPU_PERFMON_GET_VALUES	0x0a
 #define DRM_SIMGPU_PERFMON_SET_GLOBAL	0x0b
+#define DRM_SIMGPU_OBSERVATION_OPEN	0x0c
 
 #define DRM_IOCTL_SIMGPU_QUERY \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_SIMGPU_QUERY, struct drm_simgpu_query)
@@ -119,6 +122,9 @@ struct drm_simgpu_user_extension {
 #define DRM_IOCTL_SIMGPU_PERFMON_SET_GLOBAL \
 	DRM_IOW(DRM_COMMAND_BASE + DRM_SIMGPU_PERFMON_SET_GLOBAL, \
 		struct drm_simgpu_perfmon_set_global)
+#define DRM_IOCTL_SIMGPU_OBSERVATION_OPEN \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_SIMGPU_OBSERVATION_OPEN, \
+		 struct drm_simgpu_observation_open)
 
 /**
  * enum drm_simgpu_engine_class - engine classes
@@ -975,6 +981,380 @@ struct drm_simgpu_perfmon_set_global {
 	/** @id: the perfmon to set; 0 when clearing. */
 	__u32 id;
 };
+
+/**
+ * DOC: simgpu observation streams
+ *
+ * An observation stream delivers the periodic reports of the device's
+ * observation unit: every 2^(e+1) reference clock ticks (e the period
+ * exponent) the unit captures, at one instant, the timestamp, the context
+ * resident on the observed engine and up to four counters of
+ * &DRM_SIMGPU_QUERY_COUNTERS, counted from the stream's enable on; it
+ * also reports each switch of a context in and out. &struct
+ * drm_simgpu_observation_open opens a stream from a chain of
+ * &struct drm_simgpu_observation_set_property extensions and returns a
+ * file descriptor (close-on-exec) whose read() returns records: each a
+ * &struct drm_simgpu_observation_record header and a payload,
+ * %DRM_SIMGPU_OBSERVATION_RECORD_SAMPLE with a
+ * &struct drm_simgpu_observation_sample,
+ * %DRM_SIMGPU_OBSERVATION_RECORD_REPORT_LOST and
+ * %DRM_SIMGPU_OBSERVATION_RECORD_BUFFER_OVERFLOW with a
+ * &struct drm_simgpu_observation_lost, at the place in the series where
+ * reports are missing. read() returns whole records only, as many as fit;
+ * it first collects what the unit has written, so that a reader gets
+ * everything up to the call. poll() reports EPOLLIN once
+ * %DRM_SIMGPU_OBSERVATION_PROP_WAIT_NUM_REPORTS reports are unread
+ * (checked at the unit's threshold interrupt and 200 times a second).
+ *
+ * read() fails with -ENOSPC if the buffer cannot take the next record,
+ * -EAGAIN with O_NONBLOCK and nothing to read, -EIO when the stream is
+ * disabled and all it wrote was read, -EINTR on a signal, -EFAULT, and
+ * -ENODEV once the device is unbound (poll() then returns EPOLLERR |
+ * EPOLLHUP). The stream fd's ioctls are
+ * %DRM_SIMGPU_OBSERVATION_IOCTL_ENABLE, %DRM_SIMGPU_OBSERVATION_IOCTL_DISABLE,
+ * %DRM_SIMGPU_OBSERVATION_IOCTL_STATUS and
+ * %DRM_SIMGPU_OBSERVATION_IOCTL_INFO; they return -ENODEV once the device
+ * is unbound and -ENOTTY for another command.
+ *
+ * Two kinds of stream: a stream of one of the caller's exec queues
+ * (%DRM_SIMGPU_OBSERVATION_PROP_EXEC_QUEUE_ID) counts only while that
+ * queue's context is resident, reports only its context switches and shows
+ * no other context: it needs no privilege. A device-wide stream (no exec
+ * queue) counts the work of every client on one engine, and a period
+ * shorter than %DRM_SIMGPU_OBSERVATION_MIN_PERIOD_NS (a rate above
+ * 100 kHz) is allowed on any stream; both need perfmon_capable(), unless
+ * the sysctl dev.simgpu.observation_paranoid is 0 (default 1).
+ *
+ * The device has one observation unit: one stream at a time, -EBUSY for
+ * another. The unit has its own counters, separate from the contexts'
+ * ones the perfmons use: a stream and perfmons, device-wide
+ * (%DRM_IOCTL_SIMGPU_PERFMON_SET_GLOBAL) or per job, work at the same time
+ * and do not see each other.
+ */
+
+/**
+ * DRM_SIMGPU_OBSERVATION_MIN_PERIOD_NS - the shortest period without
+ * privilege, 10 us (100 kHz)
+ */
+#define DRM_SIMGPU_OBSERVATION_MIN_PERIOD_NS	10000
+
+/** DRM_SIMGPU_OBSERVATION_MAX_EXPONENT - the largest period exponent */
+#define DRM_SIMGPU_OBSERVATION_MAX_EXPONENT	31
+
+/**
+ * DRM_SIMGPU_OBSERVATION_EXT_SET_PROPERTY - the name of
+ * &struct drm_simgpu_observation_set_property
+ */
+#define DRM_SIMGPU_OBSERVATION_EXT_SET_PROPERTY	0
+
+/**
+ * enum drm_simgpu_observation_property - properties of a stream
+ *
+ * Each may be given once, but %DRM_SIMGPU_OBSERVATION_PROP_COUNTER.
+ */
+enum drm_simgpu_observation_property {
+	/**
+	 * @DRM_SIMGPU_OBSERVATION_PROP_COUNTER: a counter id of
+	 * &DRM_SIMGPU_QUERY_COUNTERS; given once per counter, up to
+	 * &drm_simgpu_query_counters.num_slots times, in the order of
+	 * &drm_simgpu_observation_sample.values. None: reports without
+	 * counters.
+	 */
+	DRM_SIMGPU_OBSERVATION_PROP_COUNTER = 1,
+
+	/**
+	 * @DRM_SIMGPU_OBSERVATION_PROP_PERIOD_EXPONENT: e, 0 to
+	 * %DRM_SIMGPU_OBSERVATION_MAX_EXPONENT: a report every 2^(e+1)
+	 * reference clock ticks. Default: the shortest period of at least one
+	 * millisecond.
+	 */
+	DRM_SIMGPU_OBSERVATION_PROP_PERIOD_EXPONENT,
+
+	/**
+	 * @DRM_SIMGPU_OBSERVATION_PROP_EXEC_QUEUE_ID: observe this exec
+	 * queue of the file only, on its engine. Default: device-wide.
+	 */
+	DRM_SIMGPU_OBSERVATION_PROP_EXEC_QUEUE_ID,
+
+	/**
+	 * @DRM_SIMGPU_OBSERVATION_PROP_ENGINE: the engine observed,
+	 * engine_class | engine_instance << 16. Default: the exec queue's
+	 * engine, or the first engine of &DRM_SIMGPU_QUERY_ENGINES for a
+	 * device-wide stream. With an exec queue, it must be the queue's.
+	 */
+	DRM_SIMGPU_OBSERVATION_PROP_ENGINE,
+
+	/**
+	 * @DRM_SIMGPU_OBSERVATION_PROP_BUFFER_SIZE: bytes of the buffer the
+	 * unit writes into, a power of two from 4 KiB to 1 MiB, each report
+	 * 64 bytes. Default 64 KiB.
+	 */
+	DRM_SIMGPU_OBSERVATION_PROP_BUFFER_SIZE,
+
+	/**
+	 * @DRM_SIMGPU_OBSERVATION_PROP_DISABLED: non-zero to open the
+	 * stream disabled, for %DRM_SIMGPU_OBSERVATION_IOCTL_ENABLE to start.
+	 * Default 0: enabled.
+	 */
+	DRM_SIMGPU_OBSERVATION_PROP_DISABLED,
+
+	/**
+	 * @DRM_SIMGPU_OBSERVATION_PROP_WAIT_NUM_REPORTS: unread reports that
+	 * make poll() report EPOLLIN and raise the unit's interrupt, 1 to
+	 * half the buffer's reports. Default 1.
+	 */
+	DRM_SIMGPU_OBSERVATION_PROP_WAIT_NUM_REPORTS,
+};
+
+/**
+ * struct drm_simgpu_observation_set_property - one property of a stream
+ */
+struct drm_simgpu_observation_set_property {
+	/**
+	 * @base: the extension header, name
+	 * %DRM_SIMGPU_OBSERVATION_EXT_SET_PROPERTY.
+	 */
+	struct drm_simgpu_user_extension base;
+
+	/** @property: one of &enum drm_simgpu_observation_property. */
+	__u32 property;
+
+	/** @pad: MBZ. */
+	__u32 pad;
+
+	/** @value: the property's value. */
+	__u64 value;
+};
+
+/**
+ * DRM_SIMGPU_OBSERVATION_OPEN_NONBLOCK - open the stream fd with O_NONBLOCK
+ */
+#define DRM_SIMGPU_OBSERVATION_OPEN_NONBLOCK	(1 << 0)
+
+/**
+ * struct drm_simgpu_observation_open - argument of
+ * &DRM_IOCTL_SIMGPU_OBSERVATION_OPEN
+ *
+ * Opens an observation stream, see "simgpu observation streams".
+ *
+ * Returns:
+ *
+ * - -EINVAL: @flags has an undefined bit, @pad is not 0, an unknown
+ *   property, a property given twice, a bad value (an unknown counter or
+ *   one given twice, an exponent above
+ *   %DRM_SIMGPU_OBSERVATION_MAX_EXPONENT, an engine the device does not
+ *   have or not the queue's, a buffer size out of range or not a power of
+ *   two, a report count out of range), or @extensions is not a valid
+ *   chain (with -EFAULT, -E2BIG, see "simgpu uAPI extensions").
+ * - -E2BIG: more counters than &drm_simgpu_query_counters.num_slots.
+ * - -ENOENT: the exec queue is not one of the file's.
+ * - -EACCES: a device-wide stream or a period shorter than
+ *   %DRM_SIMGPU_OBSERVATION_MIN_PERIOD_NS without perfmon_capable(), while
+ *   dev.simgpu.observation_paranoid is 1.
+ * - -EBUSY: a stream is open on the device.
+ * - -ENODEV: the device is being unbound.
+ * - -ENOMEM, -EMFILE, -ENFILE: no memory for the buffer, no fd.
+ */
+struct drm_simgpu_observation_open {
+	/**
+	 * @extensions: user pointer to the first
+	 * &struct drm_simgpu_observation_set_property, or 0.
+	 */
+	__u64 extensions;
+
+	/** @flags: 0 or %DRM_SIMGPU_OBSERVATION_OPEN_NONBLOCK. */
+	__u32 flags;
+
+	/** @fd: the stream's file descriptor (out). */
+	__s32 fd;
+};
+
+/**
+ * enum drm_simgpu_observation_record_type - &drm_simgpu_observation_record.type
+ */
+enum drm_simgpu_observation_record_type {
+	/**
+	 * @DRM_SIMGPU_OBSERVATION_RECORD_SAMPLE: a report of the unit, a
+	 * &struct drm_simgpu_observation_sample.
+	 */
+	DRM_SIMGPU_OBSERVATION_RECORD_SAMPLE = 1,
+
+	/**
+	 * @DRM_SIMGPU_OBSERVATION_RECORD_REPORT_LOST: the unit could not
+	 * write that many periodic reports in time (at periods under a
+	 * quarter of a microsecond, or when the host runs the device model
+	 * late); a &struct drm_simgpu_observation_lost.
+	 */
+	DRM_SIMGPU_OBSERVATION_RECORD_REPORT_LOST,
+
+	/**
+	 * @DRM_SIMGPU_OBSERVATION_RECORD_BUFFER_OVERFLOW: that many reports
+	 * were dropped because the reader let the buffer fill up; a
+	 * &struct drm_simgpu_observation_lost.
+	 */
+	DRM_SIMGPU_OBSERVATION_RECORD_BUFFER_OVERFLOW,
+};
+
+/**
+ * struct drm_simgpu_observation_record - header of a record of read()
+ */
+struct drm_simgpu_observation_record {
+	/** @type: an &enum drm_simgpu_observation_record_type. */
+	__u32 type;
+
+	/** @size: bytes of the record, this header included. */
+	__u32 size;
+};
+
+/**
+ * enum drm_simgpu_observation_reason - why a report was written
+ */
+enum drm_simgpu_observation_reason {
+	/** @DRM_SIMGPU_OBSERVATION_REASON_PERIODIC: the period came. */
+	DRM_SIMGPU_OBSERVATION_REASON_PERIODIC = 1,
+
+	/**
+	 * @DRM_SIMGPU_OBSERVATION_REASON_CTX_IN: a context was switched in,
+	 * before its batch start and the switch were counted.
+	 */
+	DRM_SIMGPU_OBSERVATION_REASON_CTX_IN,
+
+	/**
+	 * @DRM_SIMGPU_OBSERVATION_REASON_CTX_OUT: a context is being switched
+	 * out, everything it did counted.
+	 */
+	DRM_SIMGPU_OBSERVATION_REASON_CTX_OUT,
+};
+
+/**
+ * struct drm_simgpu_observation_sample - payload of
+ * %DRM_SIMGPU_OBSERVATION_RECORD_SAMPLE
+ *
+ * Everything in it is of one instant, @timestamp: a report at tick T
+ * counts what happened before T. Periodic reports are at the ticks that
+ * are multiples of the period.
+ */
+struct drm_simgpu_observation_sample {
+	/**
+	 * @seqno: +1 from one sample to the next of the stream, 0 for the
+	 * first one and after each lost or overflow record: a gap in the
+	 * series never goes unseen.
+	 */
+	__u32 seqno;
+
+	/** @reason: an &enum drm_simgpu_observation_reason. */
+	__u32 reason;
+
+	/** @timestamp: the engine's reference clock ticks (RING_TIMESTAMP). */
+	__u64 timestamp;
+
+	/**
+	 * @context: the resident context, 0 when none. In an exec queue's
+	 * stream: the exec queue id while its context is resident, else 0. In
+	 * a device-wide stream: the device's id of the context, an opaque
+	 * number unique among the live contexts.
+	 */
+	__u32 context;
+
+	/** @pad: 0. */
+	__u32 pad;
+
+	/**
+	 * @values: the counters in the order of the
+	 * %DRM_SIMGPU_OBSERVATION_PROP_COUNTER properties, counted since the
+	 * enable (in an exec queue's stream: while its context was resident);
+	 * unused ones 0.
+	 */
+	__u64 values[4];
+};
+
+/**
+ * struct drm_simgpu_observation_lost - payload of
+ * %DRM_SIMGPU_OBSERVATION_RECORD_REPORT_LOST and
+ * %DRM_SIMGPU_OBSERVATION_RECORD_BUFFER_OVERFLOW
+ */
+struct drm_simgpu_observation_lost {
+	/** @count: reports missing at this place of the series. */
+	__u64 count;
+};
+
+/**
+ * DRM_SIMGPU_OBSERVATION_STATUS_ENABLED - &drm_simgpu_observation_status.flags:
+ * the stream is enabled
+ */
+#define DRM_SIMGPU_OBSERVATION_STATUS_ENABLED	(1 << 0)
+
+/**
+ * struct drm_simgpu_observation_status - argument of
+ * %DRM_SIMGPU_OBSERVATION_IOCTL_STATUS
+ *
+ * The counts include reports missing after the last one read, which no
+ * record has reported yet.
+ */
+struct drm_simgpu_observation_status {
+	/** @lost: reports the unit lost since the stream was opened (out). */
+	__u64 lost;
+
+	/**
+	 * @overflow: reports dropped for a full buffer since the stream was
+	 * opened (out).
+	 */
+	__u64 overflow;
+
+	/** @flags: %DRM_SIMGPU_OBSERVATION_STATUS_ENABLED (out). */
+	__u32 flags;
+
+	/** @pad: 0 (out). */
+	__u32 pad;
+};
+
+/**
+ * struct drm_simgpu_observation_info - argument of
+ * %DRM_SIMGPU_OBSERVATION_IOCTL_INFO
+ */
+struct drm_simgpu_observation_info {
+	/** @record_size: bytes of a SAMPLE record, header included (out). */
+	__u32 record_size;
+
+	/** @buffer_size: bytes of the unit's buffer (out). */
+	__u32 buffer_size;
+
+	/** @period_ticks: reference clock ticks between reports (out). */
+	__u64 period_ticks;
+
+	/** @refclk_hz: the reference clock (out). */
+	__u32 refclk_hz;
+
+	/** @engine: engine_class | engine_instance << 16 (out). */
+	__u32 engine;
+
+	/** @exec_queue_id: the stream's exec queue, 0 if device-wide (out). */
+	__u32 exec_queue_id;
+
+	/** @num_counters: number of counters (out). */
+	__u32 num_counters;
+
+	/** @counters: their counter ids (out). */
+	__u32 counters[4];
+};
+
+/**
+ * DRM_SIMGPU_OBSERVATION_IOCTL_ENABLE - start a stream; the counters start
+ * at 0, reports left unread from before are dropped. No-op when enabled.
+ * -EIO if the unit refused the buffer.
+ */
+#define DRM_SIMGPU_OBSERVATION_IOCTL_ENABLE	_IO('s', 0x40)
+/**
+ * DRM_SIMGPU_OBSERVATION_IOCTL_DISABLE - stop a stream; the reports due
+ * until the call stay readable. No-op when disabled.
+ */
+#define DRM_SIMGPU_OBSERVATION_IOCTL_DISABLE	_IO('s', 0x41)
+/** DRM_SIMGPU_OBSERVATION_IOCTL_STATUS - &struct drm_simgpu_observation_status */
+#define DRM_SIMGPU_OBSERVATION_IOCTL_STATUS \
+	_IOR('s', 0x42, struct drm_simgpu_observation_status)
+/** DRM_SIMGPU_OBSERVATION_IOCTL_INFO - &struct drm_simgpu_observation_info */
+#define DRM_SIMGPU_OBSERVATION_IOCTL_INFO \
+	_IOR('s', 0x43, struct drm_simgpu_observation_info)
 
 #if defined(__cplusplus)
 }

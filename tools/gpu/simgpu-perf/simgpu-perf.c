@@ -12,7 +12,10 @@
  * counted, and the perfmon's values, read with DRM_SIMGPU_PERFMON_WAIT, are
  * the totals of the jobs that its sequence number names. With --global the
  * perfmon is made the device-wide one (DRM_IOCTL_SIMGPU_PERFMON_SET_GLOBAL,
- * which needs CAP_PERFMON) and the jobs do not name it.
+ * which needs CAP_PERFMON) and the jobs do not name it. "simgpu-perf
+ * record" opens an observation stream (DRM_IOCTL_SIMGPU_OBSERVATION_OPEN) on
+ * the exec queue that runs the workload, or with --global on a whole engine,
+ * and prints the periodic samples as a time series.
  *
  * It is the open-source userspace of the performance counter uAPI, and
  * meant to show how a profiler uses it: every ioctl of that uAPI is called
@@ -28,6 +31,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
@@ -62,13 +67,21 @@ static struct {
 	bool no_wait;
 	/* The workload of one job */
 	uint64_t busy_ns;
+	uint64_t idle_ns;
 	uint64_t copy_bytes;
 	uint32_t writes;
 	bool have_work;
+	/* record */
+	uint64_t period_ns;
+	int exponent;
+	unsigned int seconds;
+	bool csv;
 } opt = {
 	.class = DRM_SIMGPU_ENGINE_CLASS_RENDER,
 	.instance = DRM_SIMGPU_ENGINE_INSTANCE_ANY,
 	.jobs = 1,
+	.exponent = -1,
+	.seconds = 1,
 };
 
 static void print_help(FILE *f)
@@ -78,6 +91,9 @@ static void print_help(FILE *f)
 		"       %s stat [-e COUNTER[,COUNTER...]] [--class rcs|bcs|vcs|vecs|ccs]\n"
 		"               [--instance N] [--jobs N] [--global] [--no-wait] [--json]\n"
 		"               -- WORKLOAD...\n"
+		"       %s record [-e COUNTER[,COUNTER...]] [--period TIME | -E EXP]\n"
+		"               [--global] [--class C] [--instance N] [--seconds N]\n"
+		"               [--json | --csv] [-- WORKLOAD...]\n"
 		"\n"
 		"list: the performance counters of the simgpu device: id, name, category,\n"
 		"unit and description, and how many a perfmon can count at once.\n"
@@ -107,15 +123,30 @@ static void print_help(FILE *f)
 		"                 pages of a buffer, 4096 bytes per COPY command; a COPY\n"
 		"                 takes one nanosecond per byte\n"
 		"  write=N        N WRITE commands of 4 bytes each\n"
-		"Every job is BUSY commands, then COPY commands, then WRITE commands,\n"
-		"between its two SAMPLEs, and must fit in the device's max_cmds.\n"
+		"  idle=TIME      switch the context out for TIME after the BUSY commands\n"
+		"Every job is BUSY commands, then IDLE commands, then COPY commands, then\n"
+		"WRITE commands, between its two SAMPLEs, and must fit in the device's\n"
+		"max_cmds.\n"
+		"\n"
+		"record: open an observation stream and print its time series for N\n"
+		"seconds: a sample every period (and at each context switch), with what\n"
+		"each counter counted since the previous sample, and the reports lost or\n"
+		"dropped. The stream observes the exec queue that runs WORKLOAD, job after\n"
+		"job, or with --global the whole engine (--class, --instance; needs\n"
+		"CAP_PERFMON unless dev.simgpu.observation_paranoid is 0), the workload\n"
+		"then optional.\n"
+		"  --period TIME  sample every TIME, rounded down to 2^(e+1) ticks\n"
+		"  -E EXP         sample every 2^(EXP+1) reference clock ticks\n"
+		"  --seconds N    how long to record (default 1)\n"
+		"  --csv          print comma-separated values\n"
 		"\n"
 		"Example: %s stat -e busy-ticks,commands,bytes-written,copies --jobs 4 \\\n"
 		"             -- busy=1ms,copy=8K,write=16\n"
+		"         %s record -e busy-ticks --period 1ms -- busy=3ms,idle=7ms\n"
 		"\n"
 		"Exit status: 0 on success, 1 on a device or ioctl error, 2 on a usage\n"
 		"error.\n",
-		prog, prog, MAX_JOBS, prog);
+		prog, prog, prog, MAX_JOBS, prog, prog);
 }
 
 static void __noreturn __printf(1, 2) bad_usage(const char *fmt, ...)
@@ -222,6 +253,12 @@ static void parse_workload(const char *arg)
 				bad_usage("bad busy time '%s' (%s)", val,
 					  "expected a number of ns, us, ms or s");
 			opt.busy_ns += v;
+		} else if (!strcmp(tok, "idle")) {
+			if (!parse_scaled(val, time_units, &v) ||
+			    v > UINT64_MAX - opt.idle_ns)
+				bad_usage("bad idle time '%s' (%s)", val,
+					  "expected a number of ns, us, ms or s");
+			opt.idle_ns += v;
 		} else if (!strcmp(tok, "copy")) {
 			if (!parse_scaled(val, size_units, &v) || v % 4 ||
 			    v > UINT32_MAX - opt.copy_bytes)
@@ -235,7 +272,7 @@ static void parse_workload(const char *arg)
 					  "expected a number of WRITE commands");
 			opt.writes += v;
 		} else {
-			bad_usage("unknown workload '%s' (expected busy, copy or write)",
+			bad_usage("unknown workload '%s' (expected busy, idle, copy or write)",
 				  tok);
 		}
 	}
@@ -304,7 +341,7 @@ static void parse_stat_args(int argc, char **argv)
 		bad_usage("no workload (expected -- busy=TIME,copy=BYTES,write=N)");
 	for (; optind < argc; optind++)
 		parse_workload(argv[optind]);
-	if (!opt.busy_ns && !opt.copy_bytes && !opt.writes)
+	if (!opt.busy_ns && !opt.idle_ns && !opt.copy_bytes && !opt.writes)
 		bad_usage("the workload is empty");
 }
 
@@ -529,6 +566,14 @@ static uint32_t build_job(struct drm_simgpu_cmd *cmds, uint32_t handle,
 		};
 		left -= ns;
 	}
+	for (left = opt.idle_ns; left; ) {
+		uint64_t ns = left > NSEC_PER_SEC ? NSEC_PER_SEC : left;
+
+		cmds[n++] = (struct drm_simgpu_cmd){
+			.op = DRM_SIMGPU_CMD_IDLE, .value = ns,
+		};
+		left -= ns;
+	}
 	for (left = opt.copy_bytes; left; ) {
 		uint32_t bytes = left > DRM_SIMGPU_COPY_MAX_BYTES ?
 				 DRM_SIMGPU_COPY_MAX_BYTES : left;
@@ -560,6 +605,15 @@ static uint64_t div_round_up(uint64_t a, uint64_t b)
 	return a / b + !!(a % b);
 }
 
+/* The commands of a job of the workload, its two SAMPLEs included */
+static uint64_t job_commands(void)
+{
+	return 2 + div_round_up(opt.busy_ns, NSEC_PER_SEC) +
+	       div_round_up(opt.idle_ns, NSEC_PER_SEC) +
+	       div_round_up(opt.copy_bytes, DRM_SIMGPU_COPY_MAX_BYTES) +
+	       opt.writes;
+}
+
 static void engine_name(uint32_t engine, char *buf, size_t size)
 {
 	uint32_t class = engine >> 16;
@@ -589,8 +643,10 @@ static void json_report(const char *name,
 
 static void print_workload(void)
 {
-	printf("busy=%lluns copy=%llu write=%u",
-	       (unsigned long long)opt.busy_ns,
+	printf("busy=%lluns", (unsigned long long)opt.busy_ns);
+	if (opt.idle_ns)
+		printf(" idle=%lluns", (unsigned long long)opt.idle_ns);
+	printf(" copy=%llu write=%u",
 	       (unsigned long long)opt.copy_bytes, opt.writes);
 }
 
@@ -624,15 +680,13 @@ static int cmd_stat(int argc, char **argv)
 		die("unexpected report size %u", qc->report_size);
 	n = pick_counters(qc, ids, idx);
 
-	job_cmds = 2 + div_round_up(opt.busy_ns, NSEC_PER_SEC) +
-		   div_round_up(opt.copy_bytes, DRM_SIMGPU_COPY_MAX_BYTES) +
-		   opt.writes;
+	job_cmds = job_commands();
 	if (job_cmds > config->max_cmds)
 		bad_usage("a job of this workload has %llu commands, %s %u",
 			  (unsigned long long)job_cmds,
 			  "two SAMPLEs included; the device takes at most",
 			  config->max_cmds);
-	work_ns = opt.busy_ns + opt.copy_bytes;
+	work_ns = opt.busy_ns + opt.idle_ns + opt.copy_bytes;
 	if (work_ns > config->max_job_ns)
 		bad_usage("a job of this workload runs for %.3f ms, %s %.3f ms",
 			  work_ns / 1e6, "the device stops a job at",
@@ -839,10 +893,455 @@ static int cmd_stat(int argc, char **argv)
 	return 0;
 }
 
+/* --- record ------------------------------------------------------------------ */
+
+static void parse_record_args(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "events", required_argument, NULL, 'e' },
+		{ "period", required_argument, NULL, 'p' },
+		{ "exponent", required_argument, NULL, 'E' },
+		{ "class", required_argument, NULL, 'c' },
+		{ "instance", required_argument, NULL, 'i' },
+		{ "seconds", required_argument, NULL, 's' },
+		{ "global", no_argument, NULL, 'g' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "csv", no_argument, NULL, 'C' },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	unsigned int i;
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":e:E:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'e':
+			opt.events = optarg;
+			break;
+		case 'p':
+			if (!parse_scaled(optarg, time_units, &opt.period_ns) ||
+			    !opt.period_ns)
+				bad_usage("bad --period '%s' (%s)", optarg,
+					  "expected a number of ns, us, ms or s");
+			break;
+		case 'E':
+			opt.exponent = parse_uint("-E", optarg, 0,
+						  DRM_SIMGPU_OBSERVATION_MAX_EXPONENT);
+			break;
+		case 'c':
+			for (i = 0; i < DRM_SIMGPU_ENGINE_CLASS_COUNT; i++)
+				if (!strcmp(optarg, class_names[i]))
+					break;
+			if (i == DRM_SIMGPU_ENGINE_CLASS_COUNT)
+				bad_usage("bad --class '%s' (expected rcs, bcs, vcs, vecs or ccs)",
+					  optarg);
+			opt.class = i;
+			break;
+		case 'i':
+			opt.instance = parse_uint("--instance", optarg, 0,
+						  DRM_SIMGPU_ENGINE_INSTANCE_ANY - 1);
+			break;
+		case 's':
+			opt.seconds = parse_uint("--seconds", optarg, 1, 3600);
+			break;
+		case 'g':
+			opt.global = true;
+			break;
+		case 'J':
+			opt.json = true;
+			break;
+		case 'C':
+			opt.csv = true;
+			break;
+		case 'h':
+			print_help(stdout);
+			exit(0);
+		case ':':
+			bad_usage("option '%s' needs an argument",
+				  argv[optind - 1]);
+		default:
+			bad_usage("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (opt.json && opt.csv)
+		bad_usage("--json and --csv exclude each other");
+	if (opt.period_ns && opt.exponent >= 0)
+		bad_usage("--period and -E exclude each other");
+	for (; optind < argc; optind++)
+		parse_workload(argv[optind]);
+	if (!opt.global && !opt.have_work)
+		bad_usage("no workload to observe (expected -- busy=TIME,... or --global)");
+	if (opt.have_work && !opt.busy_ns && !opt.idle_ns && !opt.copy_bytes &&
+	    !opt.writes)
+		bad_usage("the workload is empty");
+}
+
+static const char *reason_name(uint32_t reason)
+{
+	switch (reason) {
+	case DRM_SIMGPU_OBSERVATION_REASON_PERIODIC:
+		return "periodic";
+	case DRM_SIMGPU_OBSERVATION_REASON_CTX_IN:
+		return "ctx-in";
+	case DRM_SIMGPU_OBSERVATION_REASON_CTX_OUT:
+		return "ctx-out";
+	}
+	return "?";
+}
+
+/* What record prints, and the state of its time series */
+struct series {
+	const struct drm_simgpu_query_counters *qc;
+	const unsigned int *idx;
+	unsigned int n;
+	uint64_t refclk;
+	uint64_t first_ts;
+	uint64_t prev[4];
+	bool started;
+	unsigned long samples, records;
+};
+
+static void print_gap(struct series *se, uint32_t type, uint64_t count)
+{
+	const char *what = type == DRM_SIMGPU_OBSERVATION_RECORD_REPORT_LOST ?
+			   "lost" : "overflow";
+
+	if (opt.json)
+		printf("%s\n  {\"type\": \"%s\", \"count\": %llu}",
+		       se->records++ ? "," : "", what,
+		       (unsigned long long)count);
+	else if (opt.csv)
+		printf("%s,,,,,%llu\n", what, (unsigned long long)count);
+	else
+		printf("# %llu report%s %s\n", (unsigned long long)count,
+		       count == 1 ? "" : "s",
+		       type == DRM_SIMGPU_OBSERVATION_RECORD_REPORT_LOST ?
+		       "lost (the unit fell behind)" :
+		       "dropped (the buffer was full)");
+	/* The next sample's deltas would span the gap */
+	se->started = false;
+}
+
+static void print_sample(struct series *se,
+			 const struct drm_simgpu_observation_sample *s)
+{
+	double ms;
+	unsigned int i;
+
+	if (!se->samples++)
+		se->first_ts = s->timestamp;
+	ms = (double)(s->timestamp - se->first_ts) * 1000 / se->refclk;
+	if (opt.json) {
+		printf("%s\n  {\"type\": \"sample\", \"seqno\": %u, ",
+		       se->records++ ? "," : "", s->seqno);
+		printf("\"timestamp\": %llu, \"reason\": \"%s\", ",
+		       (unsigned long long)s->timestamp,
+		       reason_name(s->reason));
+		printf("\"context\": %u, \"deltas\": [", s->context);
+		for (i = 0; i < se->n; i++) {
+			if (se->started)
+				printf("%s%llu", i ? ", " : "",
+				       (unsigned long long)(s->values[i] -
+							    se->prev[i]));
+			else
+				printf("%snull", i ? ", " : "");
+		}
+		printf("]}");
+	} else if (opt.csv) {
+		printf("sample,%u,%llu,%s,%u", s->seqno,
+		       (unsigned long long)s->timestamp,
+		       reason_name(s->reason), s->context);
+		for (i = 0; i < se->n; i++) {
+			if (se->started)
+				printf(",%llu", (unsigned long long)
+				       (s->values[i] - se->prev[i]));
+			else
+				printf(",");
+		}
+		printf("\n");
+	} else {
+		printf("%12.6f %6u %-9s %7u", ms, s->seqno,
+		       reason_name(s->reason), s->context);
+		for (i = 0; i < se->n; i++) {
+			if (se->started)
+				printf(" %15llu", (unsigned long long)
+				       (s->values[i] - se->prev[i]));
+			else
+				printf(" %15s", "-");
+		}
+		printf("\n");
+	}
+	for (i = 0; i < se->n; i++)
+		se->prev[i] = s->values[i];
+	se->started = true;
+}
+
+/* Print the records read() returns now; false once the stream is done */
+static bool drain_stream(int sfd, struct series *se)
+{
+	static uint8_t buf[64 * 1024];
+	ssize_t len;
+	size_t off;
+
+	for (;;) {
+		len = read(sfd, buf, sizeof(buf));
+		if (len < 0) {
+			if (errno == EAGAIN || errno == EINTR)
+				return true;
+			if (errno == EIO)
+				return false;
+			die("reading the observation stream");
+		}
+		for (off = 0; off + sizeof(struct drm_simgpu_observation_record) <=
+		     (size_t)len;) {
+			struct drm_simgpu_observation_record h;
+			struct drm_simgpu_observation_sample smp;
+			struct drm_simgpu_observation_lost lost;
+
+			memcpy(&h, buf + off, sizeof(h));
+			if (h.size < sizeof(h) || off + h.size > (size_t)len)
+				die("a bad record of %u bytes", h.size);
+			if (h.type == DRM_SIMGPU_OBSERVATION_RECORD_SAMPLE &&
+			    h.size >= sizeof(h) + sizeof(smp)) {
+				memcpy(&smp, buf + off + sizeof(h), sizeof(smp));
+				print_sample(se, &smp);
+			} else if (h.size >= sizeof(h) + sizeof(lost) &&
+				   (h.type == DRM_SIMGPU_OBSERVATION_RECORD_REPORT_LOST ||
+				    h.type == DRM_SIMGPU_OBSERVATION_RECORD_BUFFER_OVERFLOW)) {
+				memcpy(&lost, buf + off + sizeof(h),
+				       sizeof(lost));
+				print_gap(se, h.type, lost.count);
+			}
+			off += h.size;
+		}
+	}
+}
+
+static int cmd_record(int argc, char **argv)
+{
+	struct drm_simgpu_observation_set_property props[8] = {};
+	struct drm_simgpu_observation_open oo = {
+		.flags = DRM_SIMGPU_OBSERVATION_OPEN_NONBLOCK,
+	};
+	struct drm_simgpu_observation_status st;
+	struct drm_simgpu_observation_info info;
+	struct drm_simgpu_query_counters *qc;
+	struct drm_simgpu_query_config *config;
+	struct drm_simgpu_exec_queue_create qcr = {};
+	struct drm_simgpu_gem_create gc = {};
+	struct drm_simgpu_cmd *cmds = NULL;
+	struct series se = {};
+	uint32_t ids[MAX_COUNTERS], sync = 0, num_cmds = 0;
+	unsigned int idx[MAX_COUNTERS], n, np = 0, i;
+	uint64_t deadline, jobs = 0;
+	struct layout l = {};
+	bool in_flight = false;
+	char engine[32];
+	int fd, sfd;
+
+	parse_record_args(argc, argv);
+
+	fd = open_device();
+	config = query_alloc(fd, DRM_SIMGPU_QUERY_CONFIG, "config",
+			     sizeof(*config));
+	qc = query_counters(fd);
+	n = pick_counters(qc, ids, idx);
+
+	if (opt.have_work) {
+		struct drm_simgpu_gem_mmap_offset m = {};
+		struct drm_syncobj_create sc = {};
+		uint8_t *map;
+
+		if (job_commands() > config->max_cmds)
+			bad_usage("a job of this workload has %llu commands, %s %u",
+				  (unsigned long long)job_commands(),
+				  "the device takes at most",
+				  config->max_cmds);
+		l.src = PAGE;
+		l.dst = 2 * PAGE;
+		l.writes = 3 * PAGE;
+		l.size = 4 * PAGE;
+		gc.size = l.size;
+		gc.region = DRM_SIMGPU_REGION_SYSTEM;
+		if (sg_ioctl(fd, DRM_IOCTL_SIMGPU_GEM_CREATE, &gc))
+			die("allocating a buffer");
+		m.handle = gc.handle;
+		if (sg_ioctl(fd, DRM_IOCTL_SIMGPU_GEM_MMAP_OFFSET, &m))
+			die("DRM_IOCTL_SIMGPU_GEM_MMAP_OFFSET");
+		map = mmap(NULL, l.size, PROT_READ | PROT_WRITE, MAP_SHARED,
+			   fd, m.offset);
+		if (map == MAP_FAILED)
+			die("mmap");
+		memset(map + l.src, 0xa5, PAGE);
+		munmap(map, l.size);
+
+		qcr.engine_class = opt.class;
+		qcr.engine_instance = opt.global &&
+			opt.instance == DRM_SIMGPU_ENGINE_INSTANCE_ANY ?
+			0 : opt.instance;
+		if (sg_ioctl(fd, DRM_IOCTL_SIMGPU_EXEC_QUEUE_CREATE, &qcr))
+			die("creating an exec queue on %s",
+			    class_names[opt.class]);
+		if (sg_ioctl(fd, DRM_IOCTL_SYNCOBJ_CREATE, &sc))
+			die("DRM_IOCTL_SYNCOBJ_CREATE");
+		sync = sc.handle;
+		cmds = calloc(job_commands(), sizeof(*cmds));
+		if (!cmds)
+			die("calloc");
+		num_cmds = build_job(cmds, gc.handle, &l, qc->report_size, 0);
+	}
+
+	for (i = 0; i < n; i++) {
+		props[np].property = DRM_SIMGPU_OBSERVATION_PROP_COUNTER;
+		props[np++].value = ids[i];
+	}
+	if (opt.period_ns) {
+		uint32_t e = 0;
+
+		/* The longest period not longer than asked, or the shortest */
+		while (e < DRM_SIMGPU_OBSERVATION_MAX_EXPONENT &&
+		       (__uint128_t)(4ULL << e) * NSEC_PER_SEC <=
+		       (__uint128_t)opt.period_ns * config->refclk_hz)
+			e++;
+		opt.exponent = e;
+	}
+	if (opt.exponent >= 0) {
+		props[np].property = DRM_SIMGPU_OBSERVATION_PROP_PERIOD_EXPONENT;
+		props[np++].value = opt.exponent;
+	}
+	if (opt.global) {
+		props[np].property = DRM_SIMGPU_OBSERVATION_PROP_ENGINE;
+		props[np++].value = opt.class |
+			(opt.instance == DRM_SIMGPU_ENGINE_INSTANCE_ANY ?
+			 0 : opt.instance) << 16;
+	} else {
+		props[np].property = DRM_SIMGPU_OBSERVATION_PROP_EXEC_QUEUE_ID;
+		props[np++].value = qcr.exec_queue_id;
+	}
+	props[np].property = DRM_SIMGPU_OBSERVATION_PROP_BUFFER_SIZE;
+	props[np++].value = 1 << 20;
+	for (i = 0; i < np; i++) {
+		props[i].base.name = DRM_SIMGPU_OBSERVATION_EXT_SET_PROPERTY;
+		props[i].base.next_extension =
+			i + 1 < np ? (uintptr_t)&props[i + 1] : 0;
+	}
+	oo.extensions = (uintptr_t)props;
+	if (sg_ioctl(fd, DRM_IOCTL_SIMGPU_OBSERVATION_OPEN, &oo)) {
+		if (errno == EACCES)
+			die("a device-wide stream or a period under %u ns %s",
+			    DRM_SIMGPU_OBSERVATION_MIN_PERIOD_NS,
+			    "needs CAP_PERFMON (or dev.simgpu.observation_paranoid = 0)");
+		if (errno == EBUSY)
+			die("another observation stream is open");
+		die("DRM_IOCTL_SIMGPU_OBSERVATION_OPEN");
+	}
+	sfd = oo.fd;
+	if (ioctl(sfd, DRM_SIMGPU_OBSERVATION_IOCTL_INFO, &info))
+		die("DRM_SIMGPU_OBSERVATION_IOCTL_INFO");
+	snprintf(engine, sizeof(engine), "%s%u",
+		 (info.engine & 0xffff) < DRM_SIMGPU_ENGINE_CLASS_COUNT ?
+		 class_names[info.engine & 0xffff] : "engine",
+		 info.engine >> 16);
+
+	se.qc = qc;
+	se.idx = idx;
+	se.n = n;
+	se.refclk = info.refclk_hz;
+
+	if (opt.json) {
+		printf("{\"engine\": \"%s\", \"refclk_hz\": %u, ", engine,
+		       info.refclk_hz);
+		printf("\"period_ticks\": %llu, \"exec_queue\": %u,\n",
+		       (unsigned long long)info.period_ticks,
+		       info.exec_queue_id);
+		printf(" \"counters\": [");
+		for (i = 0; i < n; i++) {
+			printf("%s", i ? ", " : "");
+			json_str(qc->counters[idx[i]].name);
+		}
+		printf("],\n \"records\": [");
+	} else if (opt.csv) {
+		printf("record,seqno,timestamp,reason,context");
+		for (i = 0; i < n; i++)
+			printf(",%s", qc->counters[idx[i]].name);
+		printf("\n");
+	} else {
+		printf("# %s, a sample every %llu ticks (%.3f us), %s for %u s\n",
+		       engine, (unsigned long long)info.period_ticks,
+		       info.period_ticks * 1e6 / info.refclk_hz,
+		       opt.global ? "every context" :
+		       "exec queue of the workload", opt.seconds);
+		printf("%12s %6s %-9s %7s", "ms", "seqno", "reason", "context");
+		for (i = 0; i < n; i++)
+			printf(" %15s", qc->counters[idx[i]].name);
+		printf("\n");
+	}
+
+	deadline = now_ns() + opt.seconds * NSEC_PER_SEC;
+	while (now_ns() < deadline) {
+		struct pollfd pfd = { .fd = sfd, .events = POLLIN };
+
+		if (cmds && in_flight) {
+			struct drm_syncobj_wait w = {
+				.handles = (uintptr_t)&sync,
+				.count_handles = 1,
+			};
+
+			if (!sg_ioctl(fd, DRM_IOCTL_SYNCOBJ_WAIT, &w))
+				in_flight = false;
+		}
+		if (cmds && !in_flight) {
+			struct drm_simgpu_sync out = { .handle = sync };
+			struct drm_simgpu_submit s = {
+				.exec_queue_id = qcr.exec_queue_id,
+				.cmds = (uintptr_t)cmds,
+				.num_cmds = num_cmds,
+				.out_syncs = (uintptr_t)&out,
+				.num_out_syncs = 1,
+			};
+
+			if (sg_ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s))
+				die("submitting job %llu",
+				    (unsigned long long)jobs + 1);
+			jobs++;
+			in_flight = true;
+		}
+		poll(&pfd, 1, 10);
+		drain_stream(sfd, &se);
+	}
+
+	if (ioctl(sfd, DRM_SIMGPU_OBSERVATION_IOCTL_DISABLE))
+		die("DRM_SIMGPU_OBSERVATION_IOCTL_DISABLE");
+	while (drain_stream(sfd, &se))
+		;
+	if (ioctl(sfd, DRM_SIMGPU_OBSERVATION_IOCTL_STATUS, &st))
+		die("DRM_SIMGPU_OBSERVATION_IOCTL_STATUS");
+
+	if (opt.json)
+		printf("\n ],\n \"samples\": %lu, \"jobs\": %llu, %s %llu, %s %llu}\n",
+		       se.samples, (unsigned long long)jobs, "\"lost\":",
+		       (unsigned long long)st.lost, "\"overflow\":",
+		       (unsigned long long)st.overflow);
+	else if (!opt.csv)
+		printf("# %lu samples, %llu jobs, %llu reports lost, %llu %s\n",
+		       se.samples, (unsigned long long)jobs,
+		       (unsigned long long)st.lost,
+		       (unsigned long long)st.overflow,
+		       "dropped for a full buffer");
+
+	close(sfd);
+	free(cmds);
+	free(qc);
+	free(config);
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
-		bad_usage("no command (expected list or stat)");
+		bad_usage("no command (expected list, stat or record)");
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		print_help(stdout);
 		return 0;
@@ -851,5 +1350,8 @@ int main(int argc, char **argv)
 		return cmd_list(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "stat"))
 		return cmd_stat(argc - 1, argv + 1);
-	bad_usage("unknown command '%s' (expected list or stat)", argv[1]);
+	if (!strcmp(argv[1], "record"))
+		return cmd_record(argc - 1, argv + 1);
+	bad_usage("unknown command '%s' (expected list, stat or record)",
+		  argv[1]);
 }

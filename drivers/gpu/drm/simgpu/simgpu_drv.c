@@ -170,6 +170,8 @@ static const struct drm_ioctl_desc simgpu_ioctls[] = {
 			  simgpu_ioctl_perfmon_get_values, DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(SIMGPU_PERFMON_SET_GLOBAL,
 			  simgpu_ioctl_perfmon_set_global, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(SIMGPU_OBSERVATION_OPEN,
+			  simgpu_ioctl_observation_open, DRM_RENDER_ALLOW),
 };
 
 static const struct file_operations simgpu_fops = {
@@ -266,6 +268,9 @@ struct simgpu_device *simgpu_device_create(struct device *parent,
 	ret = simgpu_perfmon_init_device(sdev);
 	if (ret)
 		return ERR_PTR(ret);
+	ret = simgpu_observation_init(sdev);
+	if (ret)
+		return ERR_PTR(ret);
 	ret = simgpu_engines_init(sdev);
 	if (ret)
 		return ERR_PTR(ret);
@@ -315,6 +320,8 @@ static void simgpu_remove(struct platform_device *pdev)
 	struct simgpu_device *sdev = platform_get_drvdata(pdev);
 
 	simgpu_pmu_unbind(simgpu_pmu);
+	/* The unit must stop writing into a stream's buffer */
+	simgpu_observation_unplug(sdev);
 	drm_dev_unplug(&sdev->drm);
 }
 
@@ -330,9 +337,13 @@ static int __init simgpu_init(void)
 {
 	int ret;
 
-	ret = simgpu_queue_module_init();
+	ret = simgpu_observation_module_init();
 	if (ret)
 		return ret;
+
+	ret = simgpu_queue_module_init();
+	if (ret)
+		goto err_sysctl;
 
 	simgpu_pdev = platform_device_register_simple(DRIVER_NAME, 0, NULL, 0);
 	if (IS_ERR(simgpu_pdev)) {
@@ -358,6 +369,8 @@ err_pmu:
 	platform_device_unregister(simgpu_pdev);
 err_queue:
 	simgpu_queue_module_exit();
+err_sysctl:
+	simgpu_observation_module_exit();
 	return ret;
 }
 
@@ -373,6 +386,7 @@ static void __exit simgpu_exit(void)
 	 * module's code goes away.
 	 */
 	simgpu_queue_module_exit();
+	simgpu_observation_module_exit();
 }
 
 module_init(simgpu_init);

@@ -17,6 +17,7 @@
 
 #include "simgpu_ctx.h"
 #include "simgpu_hw.h"
+#include "simgpu_observation.h"
 
 #define DRIVER_NAME	"simgpu"
 #define DRIVER_DESC	"Simulated GPU"
@@ -80,6 +81,7 @@ struct simgpu_perfmon;
  *	under @perfmon_lock until they retire (atomic: they retire without
  *	the lock)
  * @perfmon_wq: runs the perfmons' add work, drained at device release
+ * @obs: the observation unit's stream, see simgpu_observation.c
  */
 struct simgpu_device {
 	struct drm_device drm;
@@ -112,6 +114,8 @@ struct simgpu_device {
 	struct simgpu_perfmon *global_perfmon;	/* protected by @perfmon_lock */
 	atomic_t perfmon_jobs;
 	struct workqueue_struct *perfmon_wq;
+
+	struct simgpu_observation obs;
 };
 
 /**

@@ -352,6 +352,11 @@ void simgpu_irq_handler(void *data)
 	pending = simgpu_read32(sdev, SIMGPU_REG_IRQ_STATUS) |
 		  (u64)simgpu_read32(sdev, SIMGPU_REG_IRQ_STATUS_HI) << 32;
 
+	if (pending & (u64)SIMGPU_IRQ_STATUS_HI_OBS << 32) {
+		pending &= ~((u64)SIMGPU_IRQ_STATUS_HI_OBS << 32);
+		simgpu_observation_irq(sdev);
+	}
+
 	while (pending) {
 		unsigned int id = __ffs64(pending);
 		u32 reg = SIMGPU_ENGINE_BASE(id) + RING_IRQ_REASON;

@@ -176,6 +176,74 @@
  * of the handler do not run concurrently.
  */
 
+/**
+ * DOC: simgpu observation unit
+ *
+ * The device has one observation unit, which samples the counters of one
+ * engine (SIMGPU_OBS_CTRL_ENGINE) periodically into a circular buffer in
+ * memory, as Intel's OA unit does. It has its own four counter slots,
+ * configured by SIMGPU_REG_OBS_PERFCFG in the nibble format of the
+ * contexts' (see "simgpu performance counters"), counting the same
+ * signals, independent of the slots in the context images: a stream and
+ * the per-job perfmons never disturb each other.
+ *
+ * The driver programs the unit while it is disabled: the buffer
+ * (SIMGPU_REG_OBS_BUF_LO/HI, physically contiguous, 4 KiB aligned,
+ * SIMGPU_REG_OBS_BUF_SIZE a power of two from SIMGPU_OBS_BUF_MIN to
+ * SIMGPU_OBS_BUF_MAX), the slots, the threshold, and for the filtered mode
+ * the CTX_IMG_ID to count (SIMGPU_REG_OBS_CTX); then writes
+ * SIMGPU_REG_OBS_CTRL with SIMGPU_OBS_CTRL_ENABLE, the period exponent e
+ * and the engine. A bad engine or buffer leaves the unit disabled with
+ * SIMGPU_OBS_STATUS_ERROR. Enabling zeroes the slots, HEAD, TAIL, STATUS
+ * and both counts.
+ *
+ * Enabled, the unit writes a SIMGPU_OBS_REPORT_SIZE report at HEAD and
+ * advances HEAD (a byte offset, wrapping at the size):
+ *
+ * - periodically, at every reference clock tick whose RING_TIMESTAMP is a
+ *   multiple of the period 2^(e+1), the first one after the enable;
+ * - at each context switch of the engine: a CTX_OUT report just before a
+ *   context is switched out and a CTX_IN report just after one is switched
+ *   in (before the switch-in and the batch start are counted).
+ *
+ * A report holds RING_TIMESTAMP, the resident context's CTX_IMG_ID (0 when
+ * none), the reason and the four slots, all of the report's instant; a
+ * report at tick T counts the events before T, not those at T. The slots
+ * count from the enable on, as 64-bit totals, and only while a context is
+ * resident on the engine. In the filtered mode (SIMGPU_OBS_CTRL_FILTER)
+ * they count only while the context SIMGPU_REG_OBS_CTX is resident, the
+ * switch reports are written for that context only, and a periodic report
+ * shows the context id only while that context is resident (0 otherwise):
+ * a filtered report tells nothing about other contexts but that the time
+ * went by.
+ *
+ * The driver reads the reports from its TAIL to HEAD and then writes TAIL.
+ * The unit keeps one report free: a report that would make HEAD reach TAIL
+ * is dropped, counted in SIMGPU_REG_OBS_OVERFLOW_COUNT, and sets
+ * SIMGPU_OBS_STATUS_OVERFLOW. When the unread amount reaches
+ * SIMGPU_REG_OBS_THRESHOLD bytes (from below: once, until TAIL moves it
+ * under again), the unit sets SIMGPU_OBS_STATUS_THRESHOLD, which is
+ * pending in SIMGPU_REG_IRQ_STATUS_HI as SIMGPU_IRQ_STATUS_HI_OBS and
+ * raises the interrupt until written back to SIMGPU_REG_OBS_STATUS.
+ *
+ * The unit writes at most SIMGPU_OBS_MAX_BURST reports each time the model
+ * evaluates its engine (a register access, or the engine's timer, armed
+ * for when a sixteenth of that many reports or the threshold is due, but
+ * not less than a millisecond ahead): the periodic reports due beyond
+ * that are lost, counted in
+ * SIMGPU_REG_OBS_LOST_COUNT with SIMGPU_OBS_STATUS_LOST. That bounds the
+ * time the model spends with interrupts off; it loses reports only at
+ * periods under a quarter of a microsecond or when the host runs the
+ * timer late by more than fifteen sixteenths of the burst.
+ * The next report written after dropped or lost ones says how many in
+ * SIMGPU_OBS_REPORT_OVERFLOWED and SIMGPU_OBS_REPORT_LOST, so that
+ * software sees exactly where the series has a gap.
+ *
+ * Disabling the unit (writing CTRL without ENABLE) first writes the
+ * reports due until then; HEAD, the buffer's contents and the counts stay
+ * readable until the next enable.
+ */
+
 #include <linux/atomic.h>
 #include <linux/bits.h>
 #include <linux/err.h>
@@ -183,6 +251,7 @@
 #include <linux/io.h>
 #include <linux/ktime.h>
 #include <linux/lockdep.h>
+#include <linux/log2.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
@@ -206,6 +275,8 @@
 #define SIMGPU_TIMER_MIN_NS	(1 * NSEC_PER_USEC)
 #define SIMGPU_TIMER_MIN_FAKE_NS (1 * NSEC_PER_MSEC)
 #define SIMGPU_TIMER_MAX_NS	(3600ULL * NSEC_PER_SEC)
+/* The shortest delay of an engine's timer for its observation unit */
+#define SIMGPU_OBS_TIMER_MIN_NS	(1 * NSEC_PER_MSEC)
 
 /* What an engine is given by RING_SUBMIT */
 struct simgpu_desc {
@@ -298,6 +369,48 @@ struct simgpu_hw_engine {
 
 	/* RING_IRQ_REASON */
 	u32 irq_reason;
+
+	/* The observation unit observes this engine, see simgpu_hw_obs */
+	bool obs_on;
+};
+
+/*
+ * The observation unit. While enabled it belongs to the engine it observes
+ * (e), whose lock is taken first: lock order engine lock, then obs lock.
+ */
+struct simgpu_hw_obs {
+	/* Protects the fields below; innermost */
+	raw_spinlock_t lock;
+
+	/* Engine observed while enabled, NULL otherwise; written under both locks */
+	struct simgpu_hw_engine *e;
+
+	/* Registers */
+	u32 ctrl;
+	u32 perfcfg;
+	u32 ctx;
+	u64 buf;
+	u32 size;
+	u32 head;
+	u32 tail;
+	u32 threshold;
+	u32 status;
+	u32 overflow_count;
+	u32 lost_count;
+
+	/* Latched at enable: the buffer, log2 of the period in ticks */
+	__le32 *map;
+	unsigned int shift;
+	/* Tick (since creation, without ts_offset) and time of the next report */
+	u64 next_tick;
+	u64 next_t;
+	/* The slots; busy-ticks is busy plus the ticks since busy_since */
+	u64 slot[SIMGPU_PERF_NUM_SLOTS];
+	u64 busy;
+	u64 busy_since;
+	/* Reports dropped or lost since the last one written */
+	u32 overflowed;
+	u32 lost;
 };
 
 struct simgpu_hw {
@@ -313,6 +426,8 @@ struct simgpu_hw {
 	u32 irq_enable;
 	/* Calls of the interrupt handler wanted, see simgpu_hw_irq_deliver() */
 	atomic_t irq_requests;
+
+	struct simgpu_hw_obs obs;
 };
 
 static u64 simgpu_hw_clock(struct simgpu_hw *hw)
@@ -434,6 +549,169 @@ static void simgpu_hw_perf_set_slot(struct simgpu_hw_engine *e,
 	e->perf_slot[i] = val;
 }
 
+/* The engine id of a report: class << 16 | instance */
+static u32 simgpu_hw_engine_report_id(struct simgpu_hw_engine *e)
+{
+	return (u32)(e->id / SIMGPU_MAX_INSTANCES) << 16 |
+	       e->id % SIMGPU_MAX_INSTANCES;
+}
+
+/* Virtual time of reference tick @tick: the first t with ticks(t) >= tick */
+static u64 simgpu_hw_tick_time(struct simgpu_hw *hw, u64 tick)
+{
+	u64 t = mul_u64_u32_div(tick, NSEC_PER_SEC, hw->cfg.refclk_hz);
+
+	/* The division rounds down by less than a nanosecond */
+	while (simgpu_hw_ticks(hw, t) < tick)
+		t++;
+	return t;
+}
+
+/* Do the observation unit's slots count now, on its engine @e? */
+static bool simgpu_hw_obs_counts(struct simgpu_hw_obs *o,
+				 struct simgpu_hw_engine *e)
+{
+	return e->ctx_img &&
+	       (!(o->ctrl & SIMGPU_OBS_CTRL_FILTER) || e->ctx_id == o->ctx);
+}
+
+/* Slot @i of the observation unit at virtual time @t */
+static u64 simgpu_hw_obs_slot(struct simgpu_hw_obs *o,
+			      struct simgpu_hw_engine *e, unsigned int i, u64 t)
+{
+	u32 n = simgpu_perfcfg_nibble(o->perfcfg, i);
+
+	if (!n || n > SIMGPU_PERF_NUM_SIGNALS)
+		return 0;
+	if (n != SIMGPU_SIG_BUSY_TICKS + 1)
+		return o->slot[i];
+	if (!simgpu_hw_obs_counts(o, e))
+		return o->busy;
+	return o->busy + simgpu_hw_ticks(e->hw, t) - o->busy_since;
+}
+
+/* A report or a gap: the next report written says how many were missed */
+static void simgpu_hw_obs_miss(u32 *pending, u32 *count, u64 n)
+{
+	*pending = min_t(u64, (u64)*pending + n, U32_MAX);
+	*count += n;
+}
+
+/* Write a report of @reason at virtual time @t into the buffer, if it fits */
+static void simgpu_hw_obs_report(struct simgpu_hw_obs *o,
+				 struct simgpu_hw_engine *e, u32 reason, u64 t)
+{
+	u32 used = (o->head - o->tail) & (o->size - 1);
+	u64 ts, slot;
+	__le32 *rep;
+	unsigned int i;
+
+	lockdep_assert_held(&o->lock);
+
+	/* One report stays free, so that HEAD == TAIL means empty */
+	if (used + SIMGPU_OBS_REPORT_SIZE >= o->size) {
+		simgpu_hw_obs_miss(&o->overflowed, &o->overflow_count, 1);
+		o->status |= SIMGPU_OBS_STATUS_OVERFLOW;
+		return;
+	}
+
+	rep = o->map + o->head / 4;
+	ts = e->hw->cfg.ts_offset + simgpu_hw_ticks(e->hw, t);
+	simgpu_img_write(rep, SIMGPU_OBS_REPORT_REASON, reason);
+	simgpu_img_write(rep, SIMGPU_OBS_REPORT_CTX,
+			 !(o->ctrl & SIMGPU_OBS_CTRL_FILTER) ||
+			 e->ctx_id == o->ctx ? e->ctx_id : 0);
+	simgpu_img_write(rep, SIMGPU_OBS_REPORT_TIMESTAMP, lower_32_bits(ts));
+	simgpu_img_write(rep, SIMGPU_OBS_REPORT_TIMESTAMP + 4, upper_32_bits(ts));
+	for (i = 0; i < SIMGPU_PERF_NUM_SLOTS; i++) {
+		slot = simgpu_hw_obs_slot(o, e, i, t);
+		simgpu_img_write(rep, SIMGPU_OBS_REPORT_SLOT(i),
+				 lower_32_bits(slot));
+		simgpu_img_write(rep, SIMGPU_OBS_REPORT_SLOT(i) + 4,
+				 upper_32_bits(slot));
+	}
+	simgpu_img_write(rep, SIMGPU_OBS_REPORT_ENGINE,
+			 simgpu_hw_engine_report_id(e));
+	simgpu_img_write(rep, SIMGPU_OBS_REPORT_OVERFLOWED, o->overflowed);
+	simgpu_img_write(rep, SIMGPU_OBS_REPORT_LOST, o->lost);
+	simgpu_img_write(rep, SIMGPU_OBS_REPORT_SIZE - 4, 0);
+	o->overflowed = 0;
+	o->lost = 0;
+
+	o->head = (o->head + SIMGPU_OBS_REPORT_SIZE) & (o->size - 1);
+	if (o->threshold && used < o->threshold &&
+	    used + SIMGPU_OBS_REPORT_SIZE >= o->threshold) {
+		o->status |= SIMGPU_OBS_STATUS_THRESHOLD;
+		e->irq_new = true;
+	}
+}
+
+/*
+ * Write the periodic reports due at or before virtual time @limit, at most
+ * *@budget of them; those beyond the budget are lost.
+ */
+static void simgpu_hw_obs_periodic(struct simgpu_hw_engine *e, u64 limit,
+				   unsigned int *budget)
+{
+	struct simgpu_hw_obs *o = &e->hw->obs;
+	struct simgpu_hw *hw = e->hw;
+	u64 skip;
+
+	raw_spin_lock(&o->lock);
+	while (o->next_t <= limit) {
+		if (!*budget) {
+			skip = ((simgpu_hw_ticks(hw, limit) - o->next_tick) >>
+				o->shift) + 1;
+			simgpu_hw_obs_miss(&o->lost, &o->lost_count, skip);
+			o->status |= SIMGPU_OBS_STATUS_LOST;
+			o->next_tick += skip << o->shift;
+			o->next_t = simgpu_hw_tick_time(hw, o->next_tick);
+			break;
+		}
+		(*budget)--;
+		simgpu_hw_obs_report(o, e, SIMGPU_OBS_REASON_PERIODIC,
+				     o->next_t);
+		o->next_tick += 1ull << o->shift;
+		o->next_t = simgpu_hw_tick_time(hw, o->next_tick);
+	}
+	raw_spin_unlock(&o->lock);
+}
+
+/* Signal @sig happened @n times on the engine the unit observes */
+static void simgpu_hw_obs_count(struct simgpu_hw_engine *e, u32 sig, u64 n)
+{
+	struct simgpu_hw_obs *o = &e->hw->obs;
+	unsigned int i;
+
+	raw_spin_lock(&o->lock);
+	if (simgpu_hw_obs_counts(o, e))
+		for (i = 0; i < SIMGPU_PERF_NUM_SLOTS; i++)
+			if (simgpu_perfcfg_nibble(o->perfcfg, i) == sig + 1)
+				o->slot[i] += n;
+	raw_spin_unlock(&o->lock);
+}
+
+/*
+ * The resident context of the observed engine switched in (@in), or is
+ * about to switch out, at virtual time @t
+ */
+static void simgpu_hw_obs_switch(struct simgpu_hw_engine *e, bool in, u64 t)
+{
+	struct simgpu_hw_obs *o = &e->hw->obs;
+
+	raw_spin_lock(&o->lock);
+	if (simgpu_hw_obs_counts(o, e)) {
+		if (in) {
+			o->busy_since = simgpu_hw_ticks(e->hw, t);
+			simgpu_hw_obs_report(o, e, SIMGPU_OBS_REASON_CTX_IN, t);
+		} else {
+			simgpu_hw_obs_report(o, e, SIMGPU_OBS_REASON_CTX_OUT, t);
+			o->busy += simgpu_hw_ticks(e->hw, t) - o->busy_since;
+		}
+	}
+	raw_spin_unlock(&o->lock);
+}
+
 /* Signal @sig of the resident context happened @n times */
 static void simgpu_hw_perf_count(struct simgpu_hw_engine *e, u32 sig, u64 n)
 {
@@ -442,6 +720,8 @@ static void simgpu_hw_perf_count(struct simgpu_hw_engine *e, u32 sig, u64 n)
 	for (i = 0; i < SIMGPU_PERF_NUM_SLOTS; i++)
 		if (simgpu_perfcfg_nibble(e->perf_cfg, i) == sig + 1)
 			e->perf_slot[i] += n;
+	if (e->obs_on)
+		simgpu_hw_obs_count(e, sig, n);
 }
 
 /* Load slot configuration @cfg into the resident context, slots at 0 */
@@ -483,6 +763,9 @@ static void simgpu_hw_engine_switch_in(struct simgpu_hw_engine *e,
 	smp_wmb(); /* STATUS before SWITCH_COUNT, pairs with the reader */
 	simgpu_img_write(img, CTX_IMG_SWITCH_COUNT,
 			 simgpu_img_read(img, CTX_IMG_SWITCH_COUNT) + 1);
+
+	if (e->obs_on)
+		simgpu_hw_obs_switch(e, true, t);
 }
 
 static void simgpu_hw_engine_switch_out(struct simgpu_hw_engine *e, u64 t)
@@ -490,6 +773,9 @@ static void simgpu_hw_engine_switch_out(struct simgpu_hw_engine *e, u64 t)
 	__le32 *img = e->ctx_img;
 	unsigned int i;
 	u64 slot;
+
+	if (e->obs_on)
+		simgpu_hw_obs_switch(e, false, t);
 
 	/* Counters first: the busy-ticks slots need ctx_ts_tick */
 	simgpu_img_write(img, CTX_IMG_PERF_CFG, e->perf_cfg);
@@ -617,13 +903,6 @@ static bool simgpu_hw_engine_copy(struct simgpu_hw_engine *e,
 	e->copy_dst = dst;
 	e->copy_len = len;
 	return true;
-}
-
-/* The engine id of a report: class << 16 | instance */
-static u32 simgpu_hw_engine_report_id(struct simgpu_hw_engine *e)
-{
-	return (u32)(e->id / SIMGPU_MAX_INSTANCES) << 16 |
-	       e->id % SIMGPU_MAX_INSTANCES;
 }
 
 /*
@@ -789,15 +1068,64 @@ static u64 simgpu_hw_engine_clock(struct simgpu_hw_engine *e)
 
 /*
  * Bring the engine to the current virtual time (e->now): process every
- * event scheduled at or before it, at its scheduled time.
+ * event scheduled at or before it, at its scheduled time, and write the
+ * observation unit's periodic reports in between, each at its own time.
  */
 static void simgpu_hw_engine_advance(struct simgpu_hw_engine *e)
 {
 	lockdep_assert_held(&e->lock);
 
+	unsigned int budget = SIMGPU_OBS_MAX_BURST;
+
 	e->now = simgpu_hw_engine_clock(e);
-	while (e->running && e->wait_until <= e->now)
+	for (;;) {
+		/* The reports due before the next event, or up to now */
+		if (e->obs_on)
+			simgpu_hw_obs_periodic(e, e->running ?
+					       min(e->wait_until, e->now) :
+					       e->now, &budget);
+		if (!e->running || e->wait_until > e->now)
+			break;
 		simgpu_hw_engine_exec(e);
+	}
+}
+
+/* Does engine @e raise the interrupt line: its reasons, the unit's status? */
+static bool simgpu_hw_engine_irq_pending(struct simgpu_hw_engine *e)
+{
+	struct simgpu_hw_obs *o = &e->hw->obs;
+	bool pending;
+
+	lockdep_assert_held(&e->lock);
+
+	if (e->irq_reason || !e->obs_on)
+		return e->irq_reason;
+	raw_spin_lock(&o->lock);
+	pending = o->status & SIMGPU_OBS_STATUS_THRESHOLD;
+	raw_spin_unlock(&o->lock);
+	return pending;
+}
+
+/*
+ * Virtual time from now until the observation unit on engine @e must be
+ * evaluated: at a sixteenth of its burst budget, which leaves a late
+ * timer room, and when the periodic reports reach the threshold
+ */
+static u64 simgpu_hw_obs_delay(struct simgpu_hw_engine *e)
+{
+	struct simgpu_hw_obs *o = &e->hw->obs;
+	u64 n = SIMGPU_OBS_MAX_BURST / 16, t;
+	u32 used;
+
+	raw_spin_lock(&o->lock);
+	used = (o->head - o->tail) & (o->size - 1);
+	if (o->threshold && used < o->threshold)
+		n = min_t(u64, n, DIV_ROUND_UP(o->threshold - used,
+					       SIMGPU_OBS_REPORT_SIZE));
+	t = simgpu_hw_tick_time(e->hw, o->next_tick + ((n - 1) << o->shift));
+	raw_spin_unlock(&o->lock);
+
+	return t > e->now ? t - e->now : 0;
 }
 
 /*
@@ -818,7 +1146,8 @@ static void simgpu_hw_engine_arm(struct simgpu_hw_engine *e, bool retry)
 	if (e->dying)
 		return;
 
-	if (hw->irq && READ_ONCE(hw->irq_enable) && e->irq_reason) {
+	if (hw->irq && READ_ONCE(hw->irq_enable) &&
+	    simgpu_hw_engine_irq_pending(e)) {
 		if (e->irq_new)
 			delay = 0;
 		else if (retry)
@@ -836,6 +1165,12 @@ static void simgpu_hw_engine_arm(struct simgpu_hw_engine *e, bool retry)
 			    SIMGPU_TIMER_MIN_NS, SIMGPU_TIMER_MAX_NS);
 		delay = min(delay, d);
 	}
+
+	/* Not more often than every SIMGPU_OBS_TIMER_MIN_NS for the unit */
+	if (e->obs_on)
+		delay = min(delay, clamp_t(u64, simgpu_hw_obs_delay(e),
+					   SIMGPU_OBS_TIMER_MIN_NS,
+					   SIMGPU_TIMER_MAX_NS));
 
 	if (delay == SIMGPU_NEVER)
 		return;
@@ -888,7 +1223,8 @@ static bool simgpu_hw_irq_pending(struct simgpu_hw *hw)
 		if (hw->engines[i] && data_race(hw->engines[i]->irq_reason))
 			return true;
 	}
-	return false;
+	/* Unlocked as the engines' reasons: only decides whether to call */
+	return data_race(hw->obs.status) & SIMGPU_OBS_STATUS_THRESHOLD;
 }
 
 /*
@@ -922,7 +1258,8 @@ static enum hrtimer_restart simgpu_hw_engine_timer(struct hrtimer *timer)
 	raw_spin_lock_irqsave(&e->lock, flags);
 	e->timer_expires = KTIME_MAX;
 	simgpu_hw_engine_advance(e);
-	irq = hw->irq && READ_ONCE(hw->irq_enable) && e->irq_reason;
+	irq = hw->irq && READ_ONCE(hw->irq_enable) &&
+	      simgpu_hw_engine_irq_pending(e);
 	if (irq)
 		e->irq_new = false;
 	raw_spin_unlock_irqrestore(&e->lock, flags);
@@ -970,6 +1307,231 @@ static void simgpu_hw_engine_reset(struct simgpu_hw_engine *e)
 		simgpu_hw_engine_switch_out(e, e->now);
 	simgpu_hw_engine_raise(e, RING_IRQ_RESET_DONE);
 	simgpu_hw_engine_start_next(e, e->now);
+}
+
+/*
+ * The engine lock of an access to the unit, with the engine brought up to
+ * date; nothing for a disabled unit (@e NULL)
+ */
+static void simgpu_hw_obs_engine_lock(struct simgpu_hw_engine *e)
+	__acquires(&e->lock)
+{
+	if (!e) {
+		__acquire(&e->lock);
+		return;
+	}
+	raw_spin_lock(&e->lock);
+	simgpu_hw_engine_advance(e);
+}
+
+static void simgpu_hw_obs_engine_unlock(struct simgpu_hw_engine *e)
+	__releases(&e->lock)
+{
+	if (!e) {
+		__release(&e->lock);
+		return;
+	}
+	simgpu_hw_engine_arm(e, false);
+	raw_spin_unlock(&e->lock);
+}
+
+/*
+ * Lock the observation unit, after the engine it observes if enabled,
+ * brought up to date first. Interrupts must be off. Returns that engine.
+ */
+static struct simgpu_hw_engine *simgpu_hw_obs_lock(struct simgpu_hw *hw)
+	__acquires(&hw->obs.lock) __acquires(&e->lock)
+{
+	struct simgpu_hw_obs *o = &hw->obs;
+	struct simgpu_hw_engine *e;
+
+	for (;;) {
+		e = READ_ONCE(o->e);
+		simgpu_hw_obs_engine_lock(e);
+		raw_spin_lock(&o->lock);
+		/* Only changes under both locks */
+		if (o->e == e)
+			return e;
+		raw_spin_unlock(&o->lock);
+		simgpu_hw_obs_engine_unlock(e);
+	}
+}
+
+static void simgpu_hw_obs_unlock(struct simgpu_hw *hw,
+				 struct simgpu_hw_engine *e)
+	__releases(&hw->obs.lock) __releases(&e->lock)
+{
+	raw_spin_unlock(&hw->obs.lock);
+	simgpu_hw_obs_engine_unlock(e);
+}
+
+/* Enable the unit on engine @e, locked and brought up to date */
+static void simgpu_hw_obs_enable(struct simgpu_hw_obs *o,
+				 struct simgpu_hw_engine *e, u32 ctrl)
+{
+	struct simgpu_hw *hw = e->hw;
+	u64 tick, period;
+
+	lockdep_assert_held(&o->lock);
+
+	o->status = 0;
+	o->map = NULL;
+	if (is_power_of_2(o->size) && o->size >= SIMGPU_OBS_BUF_MIN &&
+	    o->size <= SIMGPU_OBS_BUF_MAX && IS_ALIGNED(o->buf, SZ_4K))
+		o->map = simgpu_hw_map(o->buf, o->size);
+	if (!o->map) {
+		o->status = SIMGPU_OBS_STATUS_ERROR;
+		return;
+	}
+
+	o->ctrl = ctrl;
+	o->head = 0;
+	o->tail = 0;
+	o->overflow_count = 0;
+	o->lost_count = 0;
+	o->overflowed = 0;
+	o->lost = 0;
+	memset(o->slot, 0, sizeof(o->slot));
+	o->busy = 0;
+	tick = simgpu_hw_ticks(hw, e->now);
+	o->busy_since = tick;
+
+	/* The first tick after now whose RING_TIMESTAMP is a multiple */
+	o->shift = ((ctrl & SIMGPU_OBS_CTRL_EXP_MASK) >>
+		    SIMGPU_OBS_CTRL_EXP_SHIFT) + 1;
+	period = 1ull << o->shift;
+	o->next_tick = tick + period -
+		       ((hw->cfg.ts_offset + tick) & (period - 1));
+	o->next_t = simgpu_hw_tick_time(hw, o->next_tick);
+
+	o->e = e;
+	e->obs_on = true;
+}
+
+static void simgpu_hw_obs_disable(struct simgpu_hw_obs *o,
+				  struct simgpu_hw_engine *e)
+{
+	lockdep_assert_held(&o->lock);
+
+	o->ctrl &= ~SIMGPU_OBS_CTRL_ENABLE;
+	if (e) {
+		e->obs_on = false;
+		o->e = NULL;
+	}
+}
+
+static u32 simgpu_hw_obs_reg(struct simgpu_hw_obs *o, u32 offset)
+{
+	switch (offset) {
+	case SIMGPU_REG_OBS_CTRL:
+		return o->ctrl;
+	case SIMGPU_REG_OBS_PERFCFG:
+		return o->perfcfg;
+	case SIMGPU_REG_OBS_CTX:
+		return o->ctx;
+	case SIMGPU_REG_OBS_BUF_LO:
+		return lower_32_bits(o->buf);
+	case SIMGPU_REG_OBS_BUF_HI:
+		return upper_32_bits(o->buf);
+	case SIMGPU_REG_OBS_BUF_SIZE:
+		return o->size;
+	case SIMGPU_REG_OBS_HEAD:
+		return o->head;
+	case SIMGPU_REG_OBS_TAIL:
+		return o->tail;
+	case SIMGPU_REG_OBS_THRESHOLD:
+		return o->threshold;
+	case SIMGPU_REG_OBS_STATUS:
+		return o->status;
+	case SIMGPU_REG_OBS_OVERFLOW_COUNT:
+		return o->overflow_count;
+	case SIMGPU_REG_OBS_LOST_COUNT:
+		return o->lost_count;
+	}
+	return 0;
+}
+
+static u32 simgpu_hw_obs_read(struct simgpu_hw *hw, u32 offset)
+{
+	struct simgpu_hw_engine *e;
+	unsigned long flags;
+	u32 val;
+
+	local_irq_save(flags);
+	e = simgpu_hw_obs_lock(hw);
+	val = simgpu_hw_obs_reg(&hw->obs, offset);
+	simgpu_hw_obs_unlock(hw, e);
+	local_irq_restore(flags);
+
+	return val;
+}
+
+static void simgpu_hw_obs_write(struct simgpu_hw *hw, u32 offset, u32 val)
+{
+	struct simgpu_hw_obs *o = &hw->obs;
+	struct simgpu_hw_engine *e;
+	unsigned long flags;
+	u32 id;
+
+	local_irq_save(flags);
+	if (offset == SIMGPU_REG_OBS_CTRL && (val & SIMGPU_OBS_CTRL_ENABLE) &&
+	    !(READ_ONCE(o->ctrl) & SIMGPU_OBS_CTRL_ENABLE)) {
+		/* Enable: the engine to lock is the one written */
+		id = (val & SIMGPU_OBS_CTRL_ENGINE_MASK) >>
+		     SIMGPU_OBS_CTRL_ENGINE_SHIFT;
+		e = id < SIMGPU_MAX_ENGINES ? hw->engines[id] : NULL;
+		simgpu_hw_obs_engine_lock(e);
+		raw_spin_lock(&o->lock);
+		if (!e)
+			o->status = SIMGPU_OBS_STATUS_ERROR;
+		else if (!o->e)
+			simgpu_hw_obs_enable(o, e, val);
+		simgpu_hw_obs_unlock(hw, e);
+		local_irq_restore(flags);
+		return;
+	}
+
+	e = simgpu_hw_obs_lock(hw);
+	switch (offset) {
+	case SIMGPU_REG_OBS_CTRL:
+		if (!(val & SIMGPU_OBS_CTRL_ENABLE)) {
+			simgpu_hw_obs_disable(o, e);
+			o->ctrl = val;
+		}
+		break;
+	case SIMGPU_REG_OBS_TAIL:
+		if (o->size)
+			o->tail = val & (o->size - 1) &
+				  ~(SIMGPU_OBS_REPORT_SIZE - 1);
+		break;
+	case SIMGPU_REG_OBS_STATUS:
+		o->status &= ~val;
+		break;
+	}
+	if (!e) {
+		switch (offset) {
+		case SIMGPU_REG_OBS_PERFCFG:
+			o->perfcfg = val & SIMGPU_PERFCFG_CFG;
+			break;
+		case SIMGPU_REG_OBS_CTX:
+			o->ctx = val;
+			break;
+		case SIMGPU_REG_OBS_BUF_LO:
+			o->buf = (o->buf & ~0xffffffffull) | val;
+			break;
+		case SIMGPU_REG_OBS_BUF_HI:
+			o->buf = lower_32_bits(o->buf) | (u64)val << 32;
+			break;
+		case SIMGPU_REG_OBS_BUF_SIZE:
+			o->size = val;
+			break;
+		case SIMGPU_REG_OBS_THRESHOLD:
+			o->threshold = val;
+			break;
+		}
+	}
+	simgpu_hw_obs_unlock(hw, e);
+	local_irq_restore(flags);
 }
 
 /* The registers RING_SAMPLE latches into */
@@ -1096,6 +1658,9 @@ static u32 simgpu_hw_irq_status(struct simgpu_hw *hw, unsigned int first)
 		simgpu_hw_engine_arm(e, false);
 		raw_spin_unlock_irqrestore(&e->lock, flags);
 	}
+	if (first == 32 && simgpu_hw_obs_read(hw, SIMGPU_REG_OBS_STATUS) &
+	    SIMGPU_OBS_STATUS_THRESHOLD)
+		status |= SIMGPU_IRQ_STATUS_HI_OBS;
 	return status;
 }
 
@@ -1159,6 +1724,8 @@ u32 simgpu_hw_read32(struct simgpu_hw *hw, u32 offset)
 		return simgpu_hw_irq_status(hw, 32);
 	case SIMGPU_REG_IRQ_ENABLE:
 		return READ_ONCE(hw->irq_enable);
+	case SIMGPU_REG_OBS_CTRL ... SIMGPU_REG_OBS_LOST_COUNT:
+		return simgpu_hw_obs_read(hw, offset);
 	}
 
 	e = simgpu_hw_engine(hw, offset);
@@ -1200,6 +1767,11 @@ void simgpu_hw_write32(struct simgpu_hw *hw, u32 offset, u32 val)
 
 	if (offset == SIMGPU_REG_IRQ_ENABLE) {
 		simgpu_hw_set_irq_enable(hw, val);
+		return;
+	}
+	if (offset >= SIMGPU_REG_OBS_CTRL &&
+	    offset <= SIMGPU_REG_OBS_LOST_COUNT) {
+		simgpu_hw_obs_write(hw, offset, val);
 		return;
 	}
 
@@ -1256,6 +1828,7 @@ struct simgpu_hw *simgpu_hw_create(const struct simgpu_hw_config *cfg,
 	hw->irq = irq;
 	hw->irq_data = irq_data;
 	atomic_set(&hw->irq_requests, 0);
+	raw_spin_lock_init(&hw->obs.lock);
 
 	for (class = 0; class < SIMGPU_MAX_CLASSES; class++) {
 		for (inst = 0; inst < cfg->instances[class]; inst++) {

@@ -24,6 +24,58 @@
 #define SIMGPU_REG_IRQ_STATUS		0x0040	/* RO: bit e = engine e pending */
 #define SIMGPU_REG_IRQ_ENABLE		0x0044	/* RW: master interrupt enable */
 #define SIMGPU_REG_IRQ_STATUS_HI	0x0048	/* RO: bit e - 32 = engine e pending */
+#define   SIMGPU_IRQ_STATUS_HI_OBS	BIT(31)	/* observation unit pending */
+
+/*
+ * Observation unit: one per device, observing one engine at a time. See
+ * "simgpu observation unit" in simgpu_hw.c for what it does. CTRL, PERFCFG,
+ * CTX, BUF_* and THRESHOLD are latched when ENABLE goes from 0 to 1; writes
+ * to them while the unit is enabled are ignored, except a CTRL write that
+ * clears ENABLE. Enabling clears HEAD, TAIL, STATUS and the counts.
+ */
+#define SIMGPU_REG_OBS_CTRL		0x0100	/* RW */
+#define   SIMGPU_OBS_CTRL_ENABLE	BIT(0)
+#define   SIMGPU_OBS_CTRL_FILTER	BIT(1)	/* count the OBS_CTX context only */
+#define   SIMGPU_OBS_CTRL_EXP_SHIFT	8	/* period: 2^(e+1) reference ticks */
+#define   SIMGPU_OBS_CTRL_EXP_MASK	(0x1fu << SIMGPU_OBS_CTRL_EXP_SHIFT)
+#define   SIMGPU_OBS_CTRL_ENGINE_SHIFT	16	/* SIMGPU_HW_ENGINE_ID() observed */
+#define   SIMGPU_OBS_CTRL_ENGINE_MASK	(0xffu << SIMGPU_OBS_CTRL_ENGINE_SHIFT)
+#define SIMGPU_REG_OBS_PERFCFG		0x0104	/* RW: slot configuration, 15:0 */
+#define SIMGPU_REG_OBS_CTX		0x0108	/* RW: CTX_IMG_ID of FILTER */
+#define SIMGPU_REG_OBS_BUF_LO		0x010c	/* RW: buffer address, 4 KiB aligned */
+#define SIMGPU_REG_OBS_BUF_HI		0x0110
+#define SIMGPU_REG_OBS_BUF_SIZE		0x0114	/* RW: power of two, 4 KiB-16 MiB */
+#define SIMGPU_REG_OBS_HEAD		0x0118	/* RO: offset of the next report */
+#define SIMGPU_REG_OBS_TAIL		0x011c	/* RW: offset of the oldest unread */
+#define SIMGPU_REG_OBS_THRESHOLD	0x0120	/* RW: unread bytes that interrupt, 0 off */
+#define SIMGPU_REG_OBS_STATUS		0x0124	/* RW1C */
+#define   SIMGPU_OBS_STATUS_THRESHOLD	BIT(0)	/* the unread amount reached THRESHOLD */
+#define   SIMGPU_OBS_STATUS_OVERFLOW	BIT(1)	/* a report found the buffer full */
+#define   SIMGPU_OBS_STATUS_LOST	BIT(2)	/* reports were not written in time */
+#define   SIMGPU_OBS_STATUS_ERROR	BIT(3)	/* enable refused: bad engine or buffer */
+#define SIMGPU_REG_OBS_OVERFLOW_COUNT	0x0128	/* RO: reports dropped, buffer full */
+#define SIMGPU_REG_OBS_LOST_COUNT	0x012c	/* RO: reports not written in time */
+#define SIMGPU_OBS_BUF_MIN		0x1000
+#define SIMGPU_OBS_BUF_MAX		0x1000000
+/* The most reports the unit writes in one evaluation, see simgpu_hw.c */
+#define SIMGPU_OBS_MAX_BURST		4096
+
+/*
+ * Report of the observation unit, little endian, SIMGPU_OBS_REPORT_SIZE
+ * bytes at HEAD. The slots are the unit's own (OBS_PERFCFG), all captured
+ * at the report's timestamp.
+ */
+#define SIMGPU_OBS_REPORT_REASON	0x00	/* u32: SIMGPU_OBS_REASON_* */
+#define   SIMGPU_OBS_REASON_PERIODIC	1
+#define   SIMGPU_OBS_REASON_CTX_IN	2	/* a context switched in */
+#define   SIMGPU_OBS_REASON_CTX_OUT	3	/* a context is switching out */
+#define SIMGPU_OBS_REPORT_CTX		0x04	/* u32: CTX_IMG_ID resident, 0 none */
+#define SIMGPU_OBS_REPORT_TIMESTAMP	0x08	/* u64: RING_TIMESTAMP */
+#define SIMGPU_OBS_REPORT_SLOT(i)	(0x10 + 8 * (i))	/* u64: slot value */
+#define SIMGPU_OBS_REPORT_ENGINE	0x30	/* u32: class << 16 | instance */
+#define SIMGPU_OBS_REPORT_OVERFLOWED	0x34	/* u32: dropped (full) just before */
+#define SIMGPU_OBS_REPORT_LOST		0x38	/* u32: lost (late) just before */
+#define SIMGPU_OBS_REPORT_SIZE		0x40	/* 0x3c-0x3f: written 0 */
 
 #define SIMGPU_MAX_CLASSES		5
 #define SIMGPU_MAX_INSTANCES		8

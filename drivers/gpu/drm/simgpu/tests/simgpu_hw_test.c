@@ -11,6 +11,7 @@
 #include <linux/delay.h>
 #include <linux/io.h>
 #include <linux/jiffies.h>
+#include <linux/math64.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 
@@ -979,6 +980,11 @@ static u64 rep_slot(__le32 *rep, unsigned int i)
 	return img_rd64(rep, SIMGPU_REPORT_SLOT(i));
 }
 
+static u64 rep_slot_obs(__le32 *rep, unsigned int i)
+{
+	return img_rd64(rep, SIMGPU_OBS_REPORT_SLOT(i));
+}
+
 #define PERFCFG(s0, s1, s2, s3)					\
 	(SIMGPU_PERFCFG_SLOT(0, SIMGPU_SIG_##s0) |			\
 	 SIMGPU_PERFCFG_SLOT(1, SIMGPU_SIG_##s1) |			\
@@ -1694,6 +1700,322 @@ static void simgpu_hw_test_realtime(struct kunit *test)
 			RING_IRQ_COMPLETE | RING_IRQ_CTX_SWITCH);
 }
 
+/* The observation unit: helpers */
+static u32 obs_rd(struct simgpu_hw *hw, u32 reg)
+{
+	return simgpu_hw_read32(hw, reg);
+}
+
+static void obs_wr(struct simgpu_hw *hw, u32 reg, u32 val)
+{
+	simgpu_hw_write32(hw, reg, val);
+}
+
+/* Program the unit with a buffer of @size bytes at @buf and enable it */
+static void obs_enable(struct simgpu_hw *hw, void *buf, u32 size, u32 exp,
+		       u32 engine, u32 perfcfg, u32 filter_ctx, u32 threshold)
+{
+	u64 phys = virt_to_phys(buf);
+
+	obs_wr(hw, SIMGPU_REG_OBS_BUF_LO, lower_32_bits(phys));
+	obs_wr(hw, SIMGPU_REG_OBS_BUF_HI, upper_32_bits(phys));
+	obs_wr(hw, SIMGPU_REG_OBS_BUF_SIZE, size);
+	obs_wr(hw, SIMGPU_REG_OBS_PERFCFG, perfcfg);
+	obs_wr(hw, SIMGPU_REG_OBS_CTX, filter_ctx);
+	obs_wr(hw, SIMGPU_REG_OBS_THRESHOLD, threshold);
+	obs_wr(hw, SIMGPU_REG_OBS_CTRL, SIMGPU_OBS_CTRL_ENABLE |
+	       (filter_ctx ? SIMGPU_OBS_CTRL_FILTER : 0) |
+	       exp << SIMGPU_OBS_CTRL_EXP_SHIFT |
+	       engine << SIMGPU_OBS_CTRL_ENGINE_SHIFT);
+}
+
+/* Up to @max reports from TAIL to HEAD, copied into @out; TAIL moved */
+static unsigned int obs_drain(struct simgpu_hw *hw, u8 *buf, u32 size,
+			      __le32 (*out)[SIMGPU_OBS_REPORT_SIZE / 4],
+			      unsigned int max)
+{
+	u32 head = obs_rd(hw, SIMGPU_REG_OBS_HEAD);
+	u32 tail = obs_rd(hw, SIMGPU_REG_OBS_TAIL);
+	unsigned int n = 0;
+
+	while (tail != head && n < max) {
+		memcpy(out[n++], buf + tail, SIMGPU_OBS_REPORT_SIZE);
+		tail = (tail + SIMGPU_OBS_REPORT_SIZE) & (size - 1);
+	}
+	obs_wr(hw, SIMGPU_REG_OBS_TAIL, tail);
+	return n;
+}
+
+#define OBS_MAX_REPORTS	8192
+
+/*
+ * The period is 2^(e+1) ticks exactly, the reports at the ticks whose
+ * RING_TIMESTAMP is a multiple of it, whatever the clock and the offset;
+ * the threshold interrupt is pending once enough reports are unread.
+ */
+static void simgpu_hw_test_obs_period(struct kunit *test)
+{
+	static const u32 refclks[] = { TEST_1GHZ, TEST_19_2MHZ };
+	struct simgpu_hw_test *t = test->priv;
+	u8 *buf = kunit_kzalloc(test, SZ_64K, GFP_KERNEL);
+	__le32 (*rep)[SIMGPU_OBS_REPORT_SIZE / 4];
+	u64 ts, period, first, ticks, end;
+	unsigned int n, i, k;
+
+	rep = kunit_kcalloc(test, OBS_MAX_REPORTS, SIMGPU_OBS_REPORT_SIZE,
+			    GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, rep);
+
+	for (k = 0; k < ARRAY_SIZE(refclks); k++) {
+		/* e = 4, 6: 32 and 128 ticks; an offset off the period */
+		u32 exp = 4 + 2 * k;
+
+		test_create(t, refclks[k], 0x12345, true);
+		period = 2ull << exp;
+		run_to(t, 1000);
+		obs_enable(t->hw, buf, SZ_64K, exp, VCS1, 0, 0,
+			   10 * SIMGPU_OBS_REPORT_SIZE);
+		KUNIT_EXPECT_EQ(test, obs_rd(t->hw, SIMGPU_REG_OBS_STATUS), 0);
+		ticks = mul_u64_u32_div(1000, refclks[k], NSEC_PER_SEC) + 0x12345;
+
+		/* Nine reports: the threshold is not reached */
+		run_to(t, 1000 + div_u64(9 * period * NSEC_PER_SEC, refclks[k]) -
+		       div_u64(NSEC_PER_SEC, refclks[k]));
+		KUNIT_EXPECT_EQ(test, irq_status(t->hw) >> 63, 0);
+
+		/* About 900 reports: they fit, within one burst */
+		end = 1000 + div_u64(900 * period * NSEC_PER_SEC, refclks[k]);
+		run_to(t, end);
+		/* All the reports of (enable, now], the tenth one raised it */
+		KUNIT_EXPECT_EQ(test, irq_status(t->hw) >> 63, 1);
+		n = obs_drain(t->hw, buf, SZ_64K, rep, OBS_MAX_REPORTS);
+		first = round_up(ticks + 1, period);
+		KUNIT_EXPECT_EQ(test, n,
+				div_u64(mul_u64_u32_div(end, refclks[k],
+							NSEC_PER_SEC) +
+					0x12345 - first, period) + 1);
+		for (i = 0; i < n; i++) {
+			ts = img_rd64(rep[i], SIMGPU_OBS_REPORT_TIMESTAMP);
+			KUNIT_EXPECT_EQ(test, ts, first + i * period);
+			KUNIT_EXPECT_EQ(test, img_rd(rep[i], SIMGPU_OBS_REPORT_REASON),
+					SIMGPU_OBS_REASON_PERIODIC);
+			KUNIT_EXPECT_EQ(test, img_rd(rep[i], SIMGPU_OBS_REPORT_CTX), 0);
+			KUNIT_EXPECT_EQ(test, img_rd(rep[i], SIMGPU_OBS_REPORT_ENGINE),
+					2 << 16 | 1);
+		}
+		obs_wr(t->hw, SIMGPU_REG_OBS_STATUS, SIMGPU_OBS_STATUS_THRESHOLD);
+		KUNIT_EXPECT_EQ(test, irq_status(t->hw), 0);
+
+		/* Disabled: no more reports */
+		obs_wr(t->hw, SIMGPU_REG_OBS_CTRL, 0);
+		run_to(t, 2 * end);
+		KUNIT_EXPECT_EQ(test, obs_rd(t->hw, SIMGPU_REG_OBS_HEAD),
+				obs_rd(t->hw, SIMGPU_REG_OBS_TAIL));
+	}
+
+	/* A bad buffer: not enabled, ERROR */
+	obs_enable(t->hw, buf, 3 * SZ_4K, 4, RCS0, 0, 0, 0);
+	KUNIT_EXPECT_EQ(test, obs_rd(t->hw, SIMGPU_REG_OBS_CTRL) &
+			SIMGPU_OBS_CTRL_ENABLE, 0);
+	KUNIT_EXPECT_EQ(test, obs_rd(t->hw, SIMGPU_REG_OBS_STATUS),
+			SIMGPU_OBS_STATUS_ERROR);
+}
+
+/*
+ * A duty-cycle load, 300 ticks busy in every 1024-tick period at 1 GHz:
+ * each periodic report's busy-ticks is 300 more than the previous one's,
+ * its commands 2 more; each IDLE shows as a CTX_OUT and a CTX_IN report.
+ */
+static void simgpu_hw_test_obs_duty(struct kunit *test)
+{
+	const u32 cfg = PERFCFG(BUSY_TICKS, COMMANDS, BATCHES, CTX_SWITCHES);
+	struct simgpu_hw_test *t = test->priv;
+	u8 *buf = kunit_kzalloc(test, SZ_64K, GFP_KERNEL);
+	__le32 (*rep)[SIMGPU_OBS_REPORT_SIZE / 4];
+	__le32 *a = test_ctx(t, 7, 0), *batch;
+	unsigned int n, i, periodic = 0, in = 0, out = 0;
+	u64 prev_busy = 0, prev_cmds = 0, ts;
+	u32 reason;
+
+	rep = kunit_kcalloc(test, OBS_MAX_REPORTS, SIMGPU_OBS_REPORT_SIZE,
+			    GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, rep);
+
+	batch = batch_begin(t);
+	for (i = 0; i < 20; i++) {
+		emit_busy(t, 300);
+		emit_idle(t, 724);
+	}
+	emit(t, SIMGPU_CMD_END);
+
+	test_create(t, TEST_1GHZ, 0, true);
+	/* e = 9: 1024 ticks */
+	obs_enable(t->hw, buf, SZ_64K, 9, RCS0, cfg, 0, 0);
+	submit(t->hw, RCS0, a, batch, 1);
+	run_to(t, 30 * 1024);
+	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_SEQNO), 1);
+
+	n = obs_drain(t->hw, buf, SZ_64K, rep, OBS_MAX_REPORTS);
+	for (i = 0; i < n; i++) {
+		reason = img_rd(rep[i], SIMGPU_OBS_REPORT_REASON);
+		ts = img_rd64(rep[i], SIMGPU_OBS_REPORT_TIMESTAMP);
+		if (reason == SIMGPU_OBS_REASON_CTX_IN) {
+			KUNIT_EXPECT_EQ(test, ts % 1024, 0);
+			KUNIT_EXPECT_EQ(test, img_rd(rep[i], SIMGPU_OBS_REPORT_CTX), 7);
+			in++;
+			continue;
+		}
+		if (reason == SIMGPU_OBS_REASON_CTX_OUT) {
+			/* At the IDLE, or at the END */
+			KUNIT_EXPECT_EQ(test, ts % 1024, ts < 20 * 1024 ? 300 : 0);
+			out++;
+			continue;
+		}
+		KUNIT_ASSERT_EQ(test, reason, SIMGPU_OBS_REASON_PERIODIC);
+		periodic++;
+		KUNIT_EXPECT_EQ(test, ts, periodic * 1024);
+		if (ts <= 20 * 1024) {
+			KUNIT_EXPECT_EQ(test, rep_slot_obs(rep[i], 0) - prev_busy,
+					300);
+			KUNIT_EXPECT_EQ(test, rep_slot_obs(rep[i], 1) - prev_cmds,
+					2);
+		} else {
+			/* The END at 20 * 1024 is a command, no busy tick */
+			KUNIT_EXPECT_EQ(test, rep_slot_obs(rep[i], 0), 20 * 300);
+		}
+		KUNIT_EXPECT_EQ(test, rep_slot_obs(rep[i], 2), 1);
+		prev_busy = rep_slot_obs(rep[i], 0);
+		prev_cmds = rep_slot_obs(rep[i], 1);
+	}
+	KUNIT_EXPECT_EQ(test, periodic, 30);
+	/* The first switch-in, one after each IDLE */
+	KUNIT_EXPECT_EQ(test, in, 21);
+	KUNIT_EXPECT_EQ(test, out, 21);
+}
+
+/*
+ * Filtered on context B: A's work is not counted, A's switches are not
+ * reported, periodic reports show B or nothing.
+ */
+static void simgpu_hw_test_obs_filter(struct kunit *test)
+{
+	const u32 cfg = PERFCFG(BUSY_TICKS, COMMANDS, BATCHES, CTX_SWITCHES);
+	struct simgpu_hw_test *t = test->priv;
+	u8 *buf = kunit_kzalloc(test, SZ_64K, GFP_KERNEL);
+	__le32 (*rep)[SIMGPU_OBS_REPORT_SIZE / 4];
+	__le32 *a = test_ctx(t, 1, 0), *b = test_ctx(t, 2, 0);
+	__le32 *ba = busy_batch(t, 5000), *bb = busy_batch(t, 1000);
+	unsigned int n, i, in = 0, out = 0;
+	u32 reason, ctx;
+	u64 ts;
+
+	rep = kunit_kcalloc(test, OBS_MAX_REPORTS, SIMGPU_OBS_REPORT_SIZE,
+			    GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, rep);
+
+	test_create(t, TEST_1GHZ, 0, true);
+	/* e = 7: 256 ticks */
+	obs_enable(t->hw, buf, SZ_64K, 7, RCS0, cfg, 2, 0);
+	/* A 0-5000, B 5000-6000, A 6000-11000, B 11000-12000 */
+	submit(t->hw, RCS0, a, ba, 1);
+	submit(t->hw, RCS0, b, bb, 1);
+	submit(t->hw, RCS0, a, ba, 2);
+	submit(t->hw, RCS0, b, bb, 2);
+	run_to(t, 20000);
+	KUNIT_EXPECT_EQ(test, img_rd(b, CTX_IMG_SEQNO), 2);
+
+	n = obs_drain(t->hw, buf, SZ_64K, rep, OBS_MAX_REPORTS);
+	KUNIT_EXPECT_EQ(test, n, 20000 / 256 + 4);
+	for (i = 0; i < n; i++) {
+		reason = img_rd(rep[i], SIMGPU_OBS_REPORT_REASON);
+		ctx = img_rd(rep[i], SIMGPU_OBS_REPORT_CTX);
+		ts = img_rd64(rep[i], SIMGPU_OBS_REPORT_TIMESTAMP);
+		if (reason == SIMGPU_OBS_REASON_CTX_IN) {
+			KUNIT_EXPECT_TRUE(test, ts == 5000 || ts == 11000);
+			KUNIT_EXPECT_EQ(test, ctx, 2);
+			in++;
+		} else if (reason == SIMGPU_OBS_REASON_CTX_OUT) {
+			KUNIT_EXPECT_TRUE(test, ts == 6000 || ts == 12000);
+			KUNIT_EXPECT_EQ(test, ctx, 2);
+			out++;
+		} else {
+			KUNIT_EXPECT_EQ(test, ctx, (ts > 5000 && ts <= 6000) ||
+					(ts > 11000 && ts <= 12000) ? 2 : 0);
+			/* B's busy ticks up to ts */
+			KUNIT_EXPECT_EQ(test, rep_slot_obs(rep[i], 0),
+					clamp_t(u64, ts, 5000, 6000) - 5000 +
+					clamp_t(u64, ts, 11000, 12000) - 11000);
+			KUNIT_EXPECT_EQ(test, rep_slot_obs(rep[i], 2),
+					(ts > 5000) + (ts > 11000));
+		}
+	}
+	KUNIT_EXPECT_EQ(test, in, 2);
+	KUNIT_EXPECT_EQ(test, out, 2);
+}
+
+/*
+ * A full buffer drops reports (OVERFLOW_COUNT, and the next report says
+ * how many); more than SIMGPU_OBS_MAX_BURST reports due at one evaluation
+ * lose the rest (LOST_COUNT, and the next report says how many).
+ */
+static void simgpu_hw_test_obs_overflow(struct kunit *test)
+{
+	struct simgpu_hw_test *t = test->priv;
+	u8 *buf = kunit_kzalloc(test, SZ_512K, GFP_KERNEL);
+	__le32 (*rep)[SIMGPU_OBS_REPORT_SIZE / 4];
+	unsigned int n;
+
+	rep = kunit_kcalloc(test, OBS_MAX_REPORTS, SIMGPU_OBS_REPORT_SIZE,
+			    GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, rep);
+
+	/* 4 KiB: 63 reports fit; e = 0: a report every 2 ns at 1 GHz */
+	test_create(t, TEST_1GHZ, 0, true);
+	obs_enable(t->hw, buf, SZ_4K, 0, RCS0, 0, 0, 0);
+	run_to(t, 200);
+	KUNIT_EXPECT_EQ(test, obs_rd(t->hw, SIMGPU_REG_OBS_OVERFLOW_COUNT),
+			100 - 63);
+	KUNIT_EXPECT_EQ(test, obs_rd(t->hw, SIMGPU_REG_OBS_STATUS),
+			SIMGPU_OBS_STATUS_OVERFLOW);
+	n = obs_drain(t->hw, buf, SZ_4K, rep, OBS_MAX_REPORTS);
+	KUNIT_EXPECT_EQ(test, n, 63);
+	KUNIT_EXPECT_EQ(test, img_rd(rep[0], SIMGPU_OBS_REPORT_OVERFLOWED), 0);
+	KUNIT_EXPECT_EQ(test, img_rd64(rep[62], SIMGPU_OBS_REPORT_TIMESTAMP),
+			126);
+	run_to(t, 210);
+	n = obs_drain(t->hw, buf, SZ_4K, rep, OBS_MAX_REPORTS);
+	KUNIT_EXPECT_EQ(test, n, 5);
+	KUNIT_EXPECT_EQ(test, img_rd(rep[0], SIMGPU_OBS_REPORT_OVERFLOWED), 37);
+	KUNIT_EXPECT_EQ(test, img_rd64(rep[0], SIMGPU_OBS_REPORT_TIMESTAMP),
+			202);
+	KUNIT_EXPECT_EQ(test, img_rd(rep[1], SIMGPU_OBS_REPORT_OVERFLOWED), 0);
+	KUNIT_EXPECT_EQ(test, obs_rd(t->hw, SIMGPU_REG_OBS_LOST_COUNT), 0);
+
+	/* 512 KiB: 8191 fit; 6000 due at once, SIMGPU_OBS_MAX_BURST written */
+	BUILD_BUG_ON(SIMGPU_OBS_MAX_BURST >= 6000);
+	test_create(t, TEST_1GHZ, 0, true);
+	obs_enable(t->hw, buf, SZ_512K, 0, RCS0, 0, 0, 0);
+	run_to(t, 12000);
+	KUNIT_EXPECT_EQ(test, obs_rd(t->hw, SIMGPU_REG_OBS_LOST_COUNT),
+			6000 - SIMGPU_OBS_MAX_BURST);
+	KUNIT_EXPECT_EQ(test, obs_rd(t->hw, SIMGPU_REG_OBS_OVERFLOW_COUNT), 0);
+	KUNIT_EXPECT_EQ(test, obs_rd(t->hw, SIMGPU_REG_OBS_STATUS),
+			SIMGPU_OBS_STATUS_LOST);
+	n = obs_drain(t->hw, buf, SZ_512K, rep, OBS_MAX_REPORTS);
+	KUNIT_EXPECT_EQ(test, n, SIMGPU_OBS_MAX_BURST);
+	run_to(t, 12004);
+	n = obs_drain(t->hw, buf, SZ_512K, rep, OBS_MAX_REPORTS);
+	KUNIT_EXPECT_EQ(test, n, 2);
+	KUNIT_EXPECT_EQ(test, img_rd(rep[0], SIMGPU_OBS_REPORT_LOST),
+			6000 - SIMGPU_OBS_MAX_BURST);
+	KUNIT_EXPECT_EQ(test, img_rd64(rep[0], SIMGPU_OBS_REPORT_TIMESTAMP),
+			12002);
+}
+
 static int simgpu_hw_test_init(struct kunit *test)
 {
 	struct simgpu_hw_test *t;
@@ -1750,6 +2072,10 @@ static struct kunit_case simgpu_hw_test_cases[] = {
 	KUNIT_CASE(simgpu_hw_test_sample_irq),
 	KUNIT_CASE(simgpu_hw_test_sample_ctx),
 	KUNIT_CASE(simgpu_hw_test_realtime),
+	KUNIT_CASE(simgpu_hw_test_obs_period),
+	KUNIT_CASE(simgpu_hw_test_obs_duty),
+	KUNIT_CASE(simgpu_hw_test_obs_filter),
+	KUNIT_CASE(simgpu_hw_test_obs_overflow),
 	{}
 };
 

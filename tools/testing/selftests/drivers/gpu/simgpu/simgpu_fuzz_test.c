@@ -30,6 +30,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <getopt.h>
+#include <poll.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -101,6 +102,13 @@ enum fuzz_op {
 	OP_PERFMON_DESTROY,
 	OP_PERFMON_GET_VALUES,
 	OP_PERFMON_SET_GLOBAL,
+	/*
+	 * Observation streams, not required to succeed: one stream at a time
+	 * between the threads. The stream's own calls (its ioctls, read(),
+	 * poll()) count as one more.
+	 */
+	OP_OBSERVATION_OPEN,
+	OP_OBSERVATION_STREAM,
 	/* mmap() of a GEM mmap offset, munmap() */
 	OP_MMAP,
 	OP_MUNMAP,
@@ -180,6 +188,13 @@ static const struct op_desc {
 	/* EACCES: the fuzzer may run without CAP_PERFMON */
 	[OP_PERFMON_SET_GLOBAL] = { "SIMGPU_PERFMON_SET_GLOBAL", 1,
 		{ EINVAL, ENOENT, EBUSY, EACCES } },
+	/* EACCES: device-wide or fast without CAP_PERFMON */
+	[OP_OBSERVATION_OPEN] = { "SIMGPU_OBSERVATION_OPEN", 2,
+		{ EINVAL, EFAULT, E2BIG, ENOENT, EACCES, EBUSY, ENOMEM,
+		  EMFILE } },
+	/* ENOTTY: an unknown command; EIO, EAGAIN, ENOSPC: read() */
+	[OP_OBSERVATION_STREAM] = { "observation stream", 0,
+		{ ENOTTY, EIO, EAGAIN, ENOSPC, EFAULT } },
 	[OP_MMAP] = { "mmap", 4,
 		{ EINVAL, EACCES, ENOMEM, EOVERFLOW, ENODEV } },
 	[OP_MUNMAP] = { "munmap", 0, { } },
@@ -1571,6 +1586,115 @@ static void op_perfmon_set_global(struct thr *t)
 		 DRM_IOCTL_SIMGPU_PERFMON_SET_GLOBAL, &sg);
 }
 
+/* --- observation streams ------------------------------------------------------ */
+
+/* A property: mostly a valid one with a plausible value */
+static void fuzz_property(struct thr *t, struct fctx *c,
+			  struct drm_simgpu_observation_set_property *p)
+{
+	p->base.name = chance(t, 95) ? DRM_SIMGPU_OBSERVATION_EXT_SET_PROPERTY :
+				       fuzz_u32(t);
+	p->base.pad = fuzz_mbz(t);
+	p->property = chance(t, 95) ?
+		1 + rn(t, DRM_SIMGPU_OBSERVATION_PROP_WAIT_NUM_REPORTS) :
+		fuzz_u32(t);
+	p->pad = fuzz_mbz(t);
+	switch (p->property) {
+	case DRM_SIMGPU_OBSERVATION_PROP_COUNTER:
+		p->value = rn(t, 9);
+		break;
+	case DRM_SIMGPU_OBSERVATION_PROP_PERIOD_EXPONENT:
+		p->value = 6 + rn(t, 28);
+		break;
+	case DRM_SIMGPU_OBSERVATION_PROP_EXEC_QUEUE_ID:
+		p->value = pick_handle(t, c, T_QUEUE);
+		break;
+	case DRM_SIMGPU_OBSERVATION_PROP_ENGINE:
+		p->value = rn(t, 6) | (uint64_t)rn(t, 9) << 16;
+		break;
+	case DRM_SIMGPU_OBSERVATION_PROP_BUFFER_SIZE:
+		p->value = 1ULL << (11 + rn(t, 11));
+		break;
+	case DRM_SIMGPU_OBSERVATION_PROP_DISABLED:
+		p->value = rn(t, 2);
+		break;
+	default:
+		p->value = rn(t, 600);
+		break;
+	}
+	if (chance(t, 5))
+		p->value = fuzz_u64(t);
+}
+
+/* A few calls on an open stream, then close it */
+static void fuzz_stream(struct thr *t, int sfd)
+{
+	static const unsigned long cmds[] = {
+		DRM_SIMGPU_OBSERVATION_IOCTL_ENABLE,
+		DRM_SIMGPU_OBSERVATION_IOCTL_DISABLE,
+		DRM_SIMGPU_OBSERVATION_IOCTL_STATUS,
+		DRM_SIMGPU_OBSERVATION_IOCTL_INFO,
+	};
+	uint8_t buf[2048];
+	struct pollfd pfd = { .fd = sfd, .events = POLLIN };
+	unsigned int i, n = 1 + rn(t, 8);
+	ssize_t len;
+	int err;
+
+	/* Never block on a stream of a long period */
+	fcntl(sfd, F_SETFL, O_NONBLOCK);
+	for (i = 0; i < n; i++) {
+		switch (rn(t, 4)) {
+		case 0:
+			begin(t, OP_OBSERVATION_STREAM);
+			len = read(sfd, chance(t, 95) ? (void *)buf :
+				   (void *)(uintptr_t)bad_ptr(t),
+				   chance(t, 80) ? sizeof(buf) : rn(t, 80));
+			err = len < 0 ? errno : 0;
+			account(t, OP_OBSERVATION_STREAM, err, false);
+			break;
+		case 1:
+			begin(t, OP_OBSERVATION_STREAM);
+			err = poll(&pfd, 1, 0) < 0 ? errno : 0;
+			account(t, OP_OBSERVATION_STREAM, err, false);
+			break;
+		default:
+			fz_ioctl(t, OP_OBSERVATION_STREAM, sfd, false,
+				 chance(t, 90) ? cmds[rn(t, ARRAY_SIZE(cmds))] :
+				 _IOC(rn(t, 4), 's', rn(t, 0x80), rn(t, 64)),
+				 chance(t, 95) ? (void *)buf :
+				 (void *)(uintptr_t)bad_ptr(t));
+			break;
+		}
+	}
+	close(sfd);
+}
+
+static void op_observation_open(struct thr *t)
+{
+	struct drm_simgpu_observation_set_property p[FUZZ_MAX_EXTENSIONS];
+	struct drm_simgpu_observation_open o = {};
+	struct fctx *c = pick_ctx(t);
+	unsigned int i, n = rn(t, 6);
+	bool vol;
+	int fd = pick_fd(t, c, &vol);
+
+	memset(p, 0, sizeof(p));
+	for (i = 0; i < n; i++) {
+		fuzz_property(t, c, &p[i]);
+		p[i].base.next_extension = i + 1 < n ? (uintptr_t)&p[i + 1] : 0;
+	}
+	if (n && chance(t, 5))
+		p[n - 1].base.next_extension = chance(t, 50) ?
+			(uintptr_t)p : bad_ptr(t);
+	o.extensions = n ? (uintptr_t)p : chance(t, 5) ? bad_ptr(t) : 0;
+	o.flags = chance(t, 50) ? DRM_SIMGPU_OBSERVATION_OPEN_NONBLOCK :
+				  fuzz_mbz(t);
+	if (!fz_ioctl(t, OP_OBSERVATION_OPEN, fd, vol,
+		      DRM_IOCTL_SIMGPU_OBSERVATION_OPEN, &o))
+		fuzz_stream(t, o.fd);
+}
+
 /* --- raw ioctl numbers ------------------------------------------------------ */
 
 static void op_raw(struct thr *t)
@@ -1594,6 +1718,12 @@ static void op_raw(struct thr *t)
 	if (nr == DRM_COMMAND_BASE + DRM_SIMGPU_GEM_CREATE && fill &&
 	    size && size < sizeof(uint64_t))
 		size = sizeof(uint64_t);
+	/*
+	 * Zeros open an observation stream, whose fd, not copied back, would
+	 * stay open: op_observation_open() has that ioctl
+	 */
+	if (nr == DRM_COMMAND_BASE + DRM_SIMGPU_OBSERVATION_OPEN)
+		nr = DRM_COMMAND_BASE + DRM_SIMGPU_QUERY;
 	req = _IOC(dirs[rn(t, 4)], DRM_IOCTL_BASE, nr, size);
 	/* Not bad_ptr(): the page before its PROT_NONE one has data */
 	fz_ioctl(t, OP_RAW, fd, vol, req, chance(t, 20) ?
@@ -1630,6 +1760,7 @@ static void (* const op_fn[NUM_OPS])(struct thr *t) = {
 	[OP_PERFMON_DESTROY] = op_perfmon_destroy,
 	[OP_PERFMON_GET_VALUES] = op_perfmon_get_values,
 	[OP_PERFMON_SET_GLOBAL] = op_perfmon_set_global,
+	[OP_OBSERVATION_OPEN] = op_observation_open,
 	[OP_MMAP] = op_mmap,
 	[OP_MUNMAP] = op_munmap,
 	[OP_RAW] = op_raw,
