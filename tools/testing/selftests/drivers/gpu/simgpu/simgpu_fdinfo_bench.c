@@ -6,8 +6,9 @@
  *   against reading the fdinfo of a pipe (target <= 3 at every size);
  * - job throughput with a reader of the client's fdinfo at 1 kHz against
  *   one of a pipe's fdinfo, which reads it as many times a tick as costs
- *   the reader the same CPU time but never enters the driver (target >=
- *   0.98): the driver's own interference. The ratio to no reader at all
+ *   the time of one read of an idle client's fdinfo, but never enters the
+ *   driver (target >= 0.98): the driver's own interference. The share of
+ *   its CPU each reader spends reading is printed beside it. The ratio to no reader at all
  *   measures how the guest shares its CPUs, not the driver, and is
  *   printed without a target;
  * - where the device has a PMU (not in UML, which has no perf events): the
@@ -36,6 +37,7 @@
 #include <stdatomic.h>
 #include <sys/syscall.h>
 
+#include "simgpu_bench.h"
 #include "simgpu_test.h"
 
 #define NSEC_PER_SEC	1000000000ULL
@@ -84,31 +86,6 @@ static __u64 median_u64(__u64 *v, int n)
 {
 	qsort(v, n, sizeof(*v), cmp_u64);
 	return v[n / 2];
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return v[n / 2];
-}
-
-/* The mean of the middle half of @v (sorted on return) */
-static double mid_mean(double *v, int n)
-{
-	double sum = 0;
-	int i;
-
-	qsort(v, n, sizeof(*v), cmp_double);
-	for (i = n / 4; i < n - n / 4; i++)
-		sum += v[i];
-	return sum / (n - 2 * (n / 4));
 }
 
 static void add_idle_queue(int fd)
@@ -166,78 +143,8 @@ struct reader {
 	double per_tick;
 	atomic_bool stop;
 	unsigned long reads;
+	__u64 read_ns;		/* spent in open, read and close */
 };
-
-/* The first two CPUs we may run on, or -1 */
-static int cpus[2] = { -1, -1 };
-
-static void find_cpus(void)
-{
-	cpu_set_t set;
-	int cpu, n = 0;
-
-	if (sched_getaffinity(0, sizeof(set), &set))
-		return;
-	for (cpu = 0; cpu < CPU_SETSIZE && n < 2; cpu++)
-		if (CPU_ISSET(cpu, &set))
-			cpus[n++] = cpu;
-	if (n < 2) {
-		cpus[0] = -1;
-		cpus[1] = -1;
-	}
-}
-
-#define WQ_CPUMASK	"/sys/devices/virtual/workqueue/cpumask"
-
-/* The unbound workqueues' CPU mask before wq_to_cpu(), restored at exit */
-static char wq_mask[256];
-
-static void wq_restore(void)
-{
-	FILE *f = fopen(WQ_CPUMASK, "w");
-
-	if (f) {
-		fputs(wq_mask, f);
-		fclose(f);
-	}
-}
-
-/*
- * Run the unbound workqueues' work (the scheduler's among it) on @cpu, the
- * submitter's, so that where the guest happens to run it does not vary from
- * round to round, and a reader on another CPU meets the submission only
- * where the driver makes them meet. Returns whether it could (root).
- */
-static bool wq_to_cpu(int cpu)
-{
-	FILE *f = fopen(WQ_CPUMASK, "r");
-	bool ok;
-
-	if (cpu < 0 || cpu >= 32 || !f)
-		return false;
-	ok = fgets(wq_mask, sizeof(wq_mask), f);
-	fclose(f);
-	f = ok ? fopen(WQ_CPUMASK, "w") : NULL;
-	if (!f)
-		return false;
-	ok = fprintf(f, "%x\n", 1u << cpu) > 0;
-	ok &= !fclose(f);
-	if (ok)
-		atexit(wq_restore);
-	return ok;
-}
-
-static void pin_to_cpu(int cpu)
-{
-	cpu_set_t set;
-
-	if (cpu < 0)
-		return;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		perror("sched_setaffinity");
-}
 
 static void *reader_1khz(void *arg)
 {
@@ -252,6 +159,7 @@ static void *reader_1khz(void *arg)
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	while (!r->stop) {
 		for (due += r->per_tick; due >= 1; due--) {
+			__u64 t0 = now_ns();
 			int f = r->pmu ? r->fd : open(path, O_RDONLY);
 
 			if (f < 0)
@@ -260,6 +168,7 @@ static void *reader_1khz(void *arg)
 				r->reads++;
 			if (!r->pmu)
 				close(f);
+			r->read_ns += now_ns() - t0;
 		}
 		next.tv_nsec += 1000000;
 		if (next.tv_nsec >= 1000000000) {
@@ -279,7 +188,8 @@ static void *reader_1khz(void *arg)
  * bounded number in flight, while a thread reads the fdinfo of @read_fd at
  * 1 kHz (none if < 0), or with @pmu the PMU event group @read_fd.
  */
-static double throughput(int fd, int read_fd, bool pmu, double per_tick)
+static double throughput(int fd, int read_fd, bool pmu, double per_tick,
+			 struct reader *out)
 {
 	struct drm_simgpu_exec_queue_create c = {
 		.engine_class = DRM_SIMGPU_ENGINE_CLASS_COPY,
@@ -334,6 +244,8 @@ static double throughput(int fd, int read_fd, bool pmu, double per_tick)
 		r.stop = true;
 		pthread_join(th, NULL);
 	}
+	if (out)
+		*out = r;
 	d.exec_queue_id = c.exec_queue_id;
 	if (ioctl(fd, DRM_IOCTL_SIMGPU_EXEC_QUEUE_DESTROY, &d) ||
 	    ioctl(fd, DRM_IOCTL_GEM_CLOSE, &gc)) {
@@ -505,6 +417,7 @@ int main(void)
 	double jobs_r[CASES][ROUNDS], jobs[CASES];
 	double vs_none[ROUNDS], vs_pipe[ROUNDS], pmu_vs_pipe[ROUNDS];
 	double per_tick;
+	__u64 read_ns[CASES] = {};
 	int pipefd[2], fd, have = 0, lead;
 	unsigned int i, ncases, seed = 1;
 	bool wq;
@@ -538,8 +451,8 @@ int main(void)
 	 * the submitter, and with two a busier reader's CPU serves the
 	 * scheduler's work and the interrupts later. So besides the ratio to
 	 * no reader, show the one to a reader of a pipe's fdinfo as many times
-	 * a tick as costs the same CPU time, never entering the driver: what
-	 * is left is the driver's own interference. The PMU reader reads the
+	 * a tick as costs one read of an idle client's fdinfo, never entering
+	 * the driver: what is left is the driver's own interference. The PMU reader reads the
 	 * group of the engine the jobs run on, against one pipe read a tick.
 	 */
 	find_cpus();
@@ -554,21 +467,17 @@ int main(void)
 			[NONE] = -1, [FDINFO] = fd, [PIPE] = pipefd[0],
 			[PIPE1] = pipefd[0], [PMU] = lead,
 		};
-		unsigned int order[CASES], k, j, c;
+		unsigned int order[CASES], k, c;
 
-		/* Fisher-Yates, from a fixed seed: runs are comparable */
-		for (k = 0; k < ncases; k++)
-			order[k] = k;
-		for (k = ncases - 1; k > 0; k--) {
-			j = rand_r(&seed) % (k + 1);
-			c = order[k];
-			order[k] = order[j];
-			order[j] = c;
-		}
+		/* From a fixed seed: runs are comparable */
+		shuffle(order, ncases, &seed);
 		for (k = 0; k < ncases; k++) {
+			struct reader r = {};
+
 			c = order[k];
 			jobs_r[c][i] = throughput(fd, readers[c], c == PMU,
-						  c == PIPE ? per_tick : 1);
+						  c == PIPE ? per_tick : 1, &r);
+			read_ns[c] += r.read_ns;
 		}
 		vs_none[i] = jobs_r[FDINFO][i] / jobs_r[NONE][i];
 		vs_pipe[i] = jobs_r[FDINFO][i] / jobs_r[PIPE][i];
@@ -592,8 +501,10 @@ int main(void)
 	       jobs[NONE]);
 	printf("bench: submit_with_1khz_fdinfo_reader_vs_pipe_reader ratio=%.3f target=>=0.98",
 	       mid_mean(vs_pipe, ROUNDS));
-	printf(" (%.0f vs %.0f jobs/s with %.1f reads of a pipe's fdinfo a tick;",
-	       jobs[FDINFO], jobs[PIPE], per_tick);
+	printf(" (%.0f vs %.0f jobs/s; readers busy %.2f vs %.2f %% of their CPU, %.1f pipe reads a tick;",
+	       jobs[FDINFO], jobs[PIPE],
+	       100.0 * read_ns[FDINFO] / (ROUNDS * ROUND_NS),
+	       100.0 * read_ns[PIPE] / (ROUNDS * ROUND_NS), per_tick);
 	/* The spread of the rounds: the noise the figure has to beat */
 	printf(" rounds' quartiles %.3f..%.3f)\n", vs_pipe[ROUNDS / 4],
 	       vs_pipe[ROUNDS - 1 - ROUNDS / 4]);

@@ -10,8 +10,12 @@
  *   period), while the queue runs jobs: target >= 0.999. The reader polls,
  *   as a profiler would;
  * - submit_with_observe_stream: jobs per second on a queue observed by
- *   such a stream with its reader, over the same with no stream, in
- *   alternating rounds, the median of the rounds' ratios: target >= 0.98.
+ *   such a stream with its reader, over the same with no stream: target
+ *   >= 0.98. With two CPUs the submitter (and the unbound workqueues' work)
+ *   runs on the first and the reader on the second, as a profiler beside
+ *   its application; the two cases take turns in rounds, in an order
+ *   shuffled each round, and the figure is the mean of the middle half of
+ *   the rounds' ratios, the rounds' quartiles printed beside it.
  *
  * Each figure is one line "bench: <name> ratio=<x> target=<op><y>".
  *
@@ -23,10 +27,12 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
+#include "simgpu_bench.h"
 #include "simgpu_test.h"
 
 #define NSEC_PER_SEC	1000000000ULL
-#define ROUNDS		9
+#define ROUNDS		41
+#define ROUND_NS	(NSEC_PER_SEC / 2)
 
 static uint64_t refclk;
 static atomic_int stop;
@@ -116,6 +122,7 @@ static void *reader(void *arg)
 {
 	struct pollfd pfd = { .fd = *(int *)arg, .events = POLLIN };
 
+	pin_to_cpu(cpus[1]);
 	while (!atomic_load(&stop)) {
 		/* Woken at the unit's threshold, or by its 200 Hz timer */
 		poll(&pfd, 1, 100);
@@ -124,33 +131,54 @@ static void *reader(void *arg)
 	return NULL;
 }
 
-/* Jobs of 20 us of BUSY per second, one in flight at a time, for @ns */
-static double throughput(int fd, uint32_t queue, uint64_t ns)
+/*
+ * Jobs of 20 us of BUSY per second on @queue for @ns: 16 at a time, the
+ * out-sync @sync on the last of them waited for
+ */
+static double throughput(int fd, uint32_t queue, uint32_t sync, uint64_t ns)
 {
 	struct drm_simgpu_cmd cmd = { .op = DRM_SIMGPU_CMD_BUSY, .value = 20000 };
 	uint64_t t0 = now_ns(), t;
 	unsigned long jobs = 0;
-	uint32_t sync;
+	int i;
 
-	if (syncobj_create(fd, &sync))
-		exit(1);
+	pin_to_cpu(cpus[0]);
 	do {
-		if (submit_sync(fd, queue, &cmd, 1, 0, sync) ||
-		    syncobj_wait(fd, sync, INT64_MAX)) {
-			perror("submit");
+		for (i = 0; i < 16; i++)
+			if (submit_sync(fd, queue, &cmd, 1, 0,
+					i == 15 ? sync : 0)) {
+				perror("submit");
+				exit(1);
+			}
+		if (syncobj_wait(fd, sync, INT64_MAX)) {
+			perror("wait");
 			exit(1);
 		}
-		jobs++;
+		jobs += 16;
 		t = now_ns();
 	} while (t - t0 < ns);
 	return jobs * (double)NSEC_PER_SEC / (t - t0);
 }
 
-static int cmp_double(const void *a, const void *b)
+/* Jobs per second with a stream of @queue and its reader, or with none */
+static double round_case(int fd, uint32_t queue, uint32_t sync, bool stream)
 {
-	double x = *(const double *)a, y = *(const double *)b;
+	pthread_t thr;
+	double jobs;
+	int sfd;
 
-	return x < y ? -1 : x > y;
+	if (!stream)
+		return throughput(fd, queue, sync, ROUND_NS);
+	sfd = open_stream(fd, queue);
+	atomic_store(&stop, 0);
+	pthread_create(&thr, NULL, reader, &sfd);
+	jobs = throughput(fd, queue, sync, ROUND_NS);
+	atomic_store(&stop, 1);
+	pthread_join(thr, NULL);
+	ioctl(sfd, DRM_SIMGPU_OBSERVATION_IOCTL_DISABLE);
+	drain(sfd, true);
+	close(sfd);
+	return jobs;
 }
 
 int main(void)
@@ -161,38 +189,43 @@ int main(void)
 		.size = sizeof(config),
 		.data = (uintptr_t)&config,
 	};
-	double with[ROUNDS], without[ROUNDS], ratio[ROUNDS];
-	unsigned long produced;
+	double jobs[2][ROUNDS], ratio[ROUNDS], with, without;
+	unsigned int order[2], seed = 1, k;
+	unsigned long produced = 0;
+	uint32_t queue, sync;
 	pthread_t thr;
-	uint32_t queue;
 	int fd, sfd, i;
+	bool wq;
 
 	fd = client_open();
 	if (sg_ioctl(fd, DRM_IOCTL_SIMGPU_QUERY, &q) ||
-	    queue_create(fd, DRM_SIMGPU_ENGINE_CLASS_COPY, 0, &queue)) {
+	    queue_create(fd, DRM_SIMGPU_ENGINE_CLASS_COPY, 0, &queue) ||
+	    syncobj_create(fd, &sync)) {
 		perror("simgpu");
 		return 1;
 	}
 	refclk = config.refclk_hz;
+	find_cpus();
+	wq = wq_to_cpu(cpus[0]);
 
 	for (i = 0; i < ROUNDS; i++) {
-		without[i] = throughput(fd, queue, NSEC_PER_SEC);
-		sfd = open_stream(fd, queue);
-		atomic_store(&stop, 0);
-		pthread_create(&thr, NULL, reader, &sfd);
-		with[i] = throughput(fd, queue, NSEC_PER_SEC);
-		atomic_store(&stop, 1);
-		pthread_join(thr, NULL);
-		ioctl(sfd, DRM_SIMGPU_OBSERVATION_IOCTL_DISABLE);
-		drain(sfd, true);
-		close(sfd);
-		ratio[i] = with[i] / without[i];
+		shuffle(order, 2, &seed);
+		for (k = 0; k < 2; k++)
+			jobs[order[k]][i] = round_case(fd, queue, sync,
+						       order[k]);
+		ratio[i] = jobs[1][i] / jobs[0][i];
 	}
-	qsort(ratio, ROUNDS, sizeof(ratio[0]), cmp_double);
+	with = median(jobs[1], ROUNDS);
+	without = median(jobs[0], ROUNDS);
 
-	produced = 0;
-	printf("# period 2^%u ticks at %llu Hz, %d rounds of 1 s\n",
-	       min_exponent() + 1, (unsigned long long)refclk, ROUNDS);
+	if (cpus[0] >= 0)
+		printf("# submitter%s on CPU %d, reader on CPU %d",
+		       wq ? " and unbound work" : "", cpus[0], cpus[1]);
+	else
+		printf("# submitter and reader on one CPU");
+	printf("; period 2^%u ticks at %llu Hz, %d rounds of %llu ms a case\n",
+	       min_exponent() + 1, (unsigned long long)refclk, ROUNDS,
+	       ROUND_NS / 1000000);
 
 	/* A last stream of 5 s for the delivery figure */
 	delivered = 0;
@@ -202,7 +235,7 @@ int main(void)
 	sfd = open_stream(fd, queue);
 	atomic_store(&stop, 0);
 	pthread_create(&thr, NULL, reader, &sfd);
-	throughput(fd, queue, 5 * NSEC_PER_SEC);
+	throughput(fd, queue, sync, 5 * NSEC_PER_SEC);
 	atomic_store(&stop, 1);
 	pthread_join(thr, NULL);
 	ioctl(sfd, DRM_SIMGPU_OBSERVATION_IOCTL_DISABLE);
@@ -216,9 +249,9 @@ int main(void)
 	printf(" (%lu of %lu periodic reports; %lu gaps: %lu lost, %lu overflow)\n",
 	       delivered, produced, gaps, lost, overflow);
 	printf("bench: submit_with_observe_stream ratio=%.3f target=>=0.98",
-	       ratio[ROUNDS / 2]);
-	printf(" (median; last round %.0f vs %.0f jobs/s with no stream)\n",
-	       with[ROUNDS - 1], without[ROUNDS - 1]);
+	       mid_mean(ratio, ROUNDS));
+	printf(" (%.0f vs %.0f jobs/s with no stream; rounds' quartiles %.3f..%.3f)\n",
+	       with, without, ratio[ROUNDS / 4], ratio[ROUNDS - 1 - ROUNDS / 4]);
 	close(fd);
 	return 0;
 }
