@@ -280,6 +280,44 @@ static void parse_workload(const char *arg)
 	opt.have_work = true;
 }
 
+/* The options stat and record share, and getopt_long()'s errors */
+static void parse_common_opt(int c, char **argv)
+{
+	unsigned int i;
+
+	switch (c) {
+	case 'e':
+		opt.events = optarg;
+		break;
+	case 'c':
+		for (i = 0; i < DRM_SIMGPU_ENGINE_CLASS_COUNT; i++)
+			if (!strcmp(optarg, class_names[i]))
+				break;
+		if (i == DRM_SIMGPU_ENGINE_CLASS_COUNT)
+			bad_usage("bad --class '%s' (expected rcs, bcs, vcs, vecs or ccs)",
+				  optarg);
+		opt.class = i;
+		break;
+	case 'i':
+		opt.instance = parse_uint("--instance", optarg, 0,
+					  DRM_SIMGPU_ENGINE_INSTANCE_ANY - 1);
+		break;
+	case 'g':
+		opt.global = true;
+		break;
+	case 'J':
+		opt.json = true;
+		break;
+	case 'h':
+		print_help(stdout);
+		exit(0);
+	case ':':
+		bad_usage("option '%s' needs an argument", argv[optind - 1]);
+	default:
+		bad_usage("unknown option '%s'", argv[optind - 1]);
+	}
+}
+
 static void parse_stat_args(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -293,48 +331,19 @@ static void parse_stat_args(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
-	unsigned int i;
 	int c;
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":e:h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'e':
-			opt.events = optarg;
-			break;
-		case 'c':
-			for (i = 0; i < DRM_SIMGPU_ENGINE_CLASS_COUNT; i++)
-				if (!strcmp(optarg, class_names[i]))
-					break;
-			if (i == DRM_SIMGPU_ENGINE_CLASS_COUNT)
-				bad_usage("bad --class '%s' (expected rcs, bcs, vcs, vecs or ccs)",
-					  optarg);
-			opt.class = i;
-			break;
-		case 'i':
-			opt.instance = parse_uint("--instance", optarg, 0,
-						  DRM_SIMGPU_ENGINE_INSTANCE_ANY - 1);
-			break;
 		case 'j':
 			opt.jobs = parse_uint("--jobs", optarg, 1, MAX_JOBS);
-			break;
-		case 'g':
-			opt.global = true;
 			break;
 		case 'n':
 			opt.no_wait = true;
 			break;
-		case 'J':
-			opt.json = true;
-			break;
-		case 'h':
-			print_help(stdout);
-			exit(0);
-		case ':':
-			bad_usage("option '%s' needs an argument",
-				  argv[optind - 1]);
 		default:
-			bad_usage("unknown option '%s'", argv[optind - 1]);
+			parse_common_opt(c, argv);
 		}
 	}
 	if (optind == argc)
@@ -910,15 +919,11 @@ static void parse_record_args(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
-	unsigned int i;
 	int c;
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":e:E:h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'e':
-			opt.events = optarg;
-			break;
 		case 'p':
 			if (!parse_scaled(optarg, time_units, &opt.period_ns) ||
 			    !opt.period_ns)
@@ -929,39 +934,14 @@ static void parse_record_args(int argc, char **argv)
 			opt.exponent = parse_uint("-E", optarg, 0,
 						  DRM_SIMGPU_OBSERVATION_MAX_EXPONENT);
 			break;
-		case 'c':
-			for (i = 0; i < DRM_SIMGPU_ENGINE_CLASS_COUNT; i++)
-				if (!strcmp(optarg, class_names[i]))
-					break;
-			if (i == DRM_SIMGPU_ENGINE_CLASS_COUNT)
-				bad_usage("bad --class '%s' (expected rcs, bcs, vcs, vecs or ccs)",
-					  optarg);
-			opt.class = i;
-			break;
-		case 'i':
-			opt.instance = parse_uint("--instance", optarg, 0,
-						  DRM_SIMGPU_ENGINE_INSTANCE_ANY - 1);
-			break;
 		case 's':
 			opt.seconds = parse_uint("--seconds", optarg, 1, 3600);
-			break;
-		case 'g':
-			opt.global = true;
-			break;
-		case 'J':
-			opt.json = true;
 			break;
 		case 'C':
 			opt.csv = true;
 			break;
-		case 'h':
-			print_help(stdout);
-			exit(0);
-		case ':':
-			bad_usage("option '%s' needs an argument",
-				  argv[optind - 1]);
 		default:
-			bad_usage("unknown option '%s'", argv[optind - 1]);
+			parse_common_opt(c, argv);
 		}
 	}
 	if (opt.json && opt.csv)
