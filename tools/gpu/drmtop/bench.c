@@ -16,6 +16,9 @@
  *   bench: drmtop_interactive_vs_batch ratio=W target=<=1.1
  *	CPU per refresh of the interactive view (drmtop run in a pseudo
  *	terminal) over batch mode's (drmtop -b to /dev/null).
+ *   bench: drmtop_cgroup_view_vs_process_view ratio=V target=<=1.1
+ *	CPU time of the rows of the cgroup view over those of the process
+ *	view (which carries the cgroup column), over the same clients.
  *
  * --make-tree DIR builds a fake proc tree for testing (see --help).
  */
@@ -56,9 +59,41 @@ static int write_file(const char *path, const char *text)
 	return fclose(f);
 }
 
-/* DIR/<pid>/{comm,fd/N,fdinfo/N}: fds 0-2 -> /dev/null, DRM fds from 3. */
+/*
+ * The cgroup of the p-th process of a tree with ncg cgroups: services
+ * under system.slice, a container scope, user sessions and apps, in turn.
+ */
+static void tree_cgroup(char *buf, size_t size, unsigned int p,
+			unsigned int ncg)
+{
+	unsigned int k = p % ncg;
+
+	switch (k % 4) {
+	case 0:
+		snprintf(buf, size, "0::/system.slice/svc%u.service\n", k);
+		break;
+	case 1:
+		snprintf(buf, size,
+			 "0::/system.slice/docker-%064x.scope\n", k);
+		break;
+	case 2:
+		snprintf(buf, size,
+			 "0::/user.slice/user-1000.slice/session-%u.scope\n", k);
+		break;
+	default:
+		snprintf(buf, size,
+			 "0::/user.slice/user-1000.slice/user@1000.service/app.slice/app-%u.scope\n",
+			 k);
+		break;
+	}
+}
+
+/*
+ * DIR/<pid>/{comm,fd/N,fdinfo/N}: fds 0-2 -> /dev/null, DRM fds from 3;
+ * DIR/<pid>/cgroup too with ncg cgroups.
+ */
 static int make_tree(const char *dir, unsigned int npids, unsigned int nfds,
-		     bool dup)
+		     bool dup, unsigned int ncg)
 {
 	char path[4096], text[1024];
 	unsigned int p, f, id = 1;
@@ -79,6 +114,12 @@ static int make_tree(const char *dir, unsigned int npids, unsigned int nfds,
 		snprintf(text, sizeof(text), "bench%u\n", pid);
 		if (write_file(path, text))
 			return -1;
+		if (ncg) {
+			snprintf(path, sizeof(path), "%s/%u/cgroup", dir, pid);
+			tree_cgroup(text, sizeof(text), p, ncg);
+			if (write_file(path, text))
+				return -1;
+		}
 		for (f = 0; f < 3 + nfds; f++) {
 			snprintf(path, sizeof(path), "%s/%u/fd/%u", dir, pid, f);
 			unlink(path);
@@ -118,7 +159,7 @@ static int make_tree(const char *dir, unsigned int npids, unsigned int nfds,
 /* A refresh as drmtop pays it: the scan, then the rows of each view. */
 static void view_refresh(struct drm_scan *s, enum drm_scan_mode mode)
 {
-	struct view_opts vo = { NULL, NULL, false, false };
+	struct view_opts vo = { NULL, NULL, false, false, NULL };
 	struct drm_client **v, **a;
 	size_t n, na;
 
@@ -129,6 +170,56 @@ static void view_refresh(struct drm_scan *s, enum drm_scan_mode mode)
 	na = view_aggregate(v, n, VIEW_DEVICE, &vo, &a);
 	view_agg_free(a, na);
 	free(v);
+}
+
+/* n views of mode over the clients of s */
+static void views(struct drm_scan *s, enum view_mode mode, unsigned int n,
+		  size_t *rows)
+{
+	struct view_opts vo = { NULL, NULL, false, false, NULL };
+	struct drm_client **v, **a;
+	size_t nv, na;
+
+	while (n--) {
+		nv = view_clients(s, &vo, &v);
+		na = view_aggregate(v, nv, mode, &vo, &a);
+		view_agg_free(a, na);
+		free(v);
+		*rows = na;
+	}
+}
+
+/*
+ * The rows of the cgroup view over those of the process view: CPU time of
+ * as many of each as take the process view 0.2 s at least (a guest may
+ * count CPU time in ticks of 10 ms), the least of 3, interleaved.
+ */
+static double cgroup_vs_process(struct drm_scan *s)
+{
+	uint64_t t, best[2] = { UINT64_MAX, UINT64_MAX };
+	static const enum view_mode mode[2] = { VIEW_PROCESS, VIEW_CGROUP };
+	unsigned int pass, m, reps = 0, k;
+	size_t rows[2] = { 0 };
+
+	t = cpu_ns();
+	for (k = 1; cpu_ns() - t < 200000000ull && reps < 100000; k *= 2) {
+		views(s, VIEW_PROCESS, k, &rows[0]);
+		reps += k;
+	}
+	for (pass = 0; pass < 3; pass++) {
+		for (m = 0; m < 2; m++) {
+			t = cpu_ns();
+			views(s, mode[m], reps, &rows[m]);
+			t = cpu_ns() - t;
+			if (t < best[m])
+				best[m] = t;
+		}
+	}
+	printf("# views of %zu clients: process=%.1fus (%zu rows) ",
+	       s->nclients, best[0] / 1e3 / reps, rows[0]);
+	printf("cgroup=%.1fus (%zu rows), %u of each\n", best[1] / 1e3 / reps,
+	       rows[1], reps);
+	return best[0] ? (double)best[1] / best[0] : 0;
 }
 
 static int cmp_u64p(const void *a, const void *b)
@@ -282,6 +373,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: drmtop-bench [-p DIR] [-r ROUNDS] [--check]\n"
 		"       drmtop-bench --make-tree DIR [--pids N] [--fds N] [--dup]\n"
+		"                    [--cgroups N]\n"
 		"\n"
 		"Measure the CPU time of drmtop refreshes against the DRM clients visible in\n"
 		"DIR (default /proc) and print 'bench: <name> ratio=<x> target=<op><y>':\n"
@@ -297,6 +389,9 @@ static void usage(FILE *f)
 		"                                         pseudo terminal / drmtop -b\n"
 		"                                         (target <= 1.1; needs drmtop\n"
 		"                                         beside drmtop-bench)\n"
+		"  drmtop_cgroup_view_vs_process_view     rows of the cgroup view / rows\n"
+		"                                         of the process view (target\n"
+		"                                         <= 1.1)\n"
 		"Options:\n"
 		"  -p, --proc-root DIR  proc tree to use (default /proc)\n"
 		"  -r, --rounds N       repetitions of each measurement (default 20)\n"
@@ -304,7 +399,9 @@ static void usage(FILE *f)
 		"      --make-tree DIR  create a fake proc tree: N pids (default 1000) with\n"
 		"                       fds 0-2 on /dev/null and N DRM fds (default 2) as\n"
 		"                       symlinks to /dev/dri/renderD128; every DRM fd is its\n"
-		"                       own client unless --dup makes them share one\n");
+		"                       own client unless --dup makes them share one;\n"
+		"                       with --cgroups N, the processes are in N cgroups\n"
+		"                       (DIR/<pid>/cgroup), services, containers, sessions\n");
 }
 
 int main(int argc, char **argv)
@@ -317,17 +414,18 @@ int main(int argc, char **argv)
 		{ "pids", required_argument, NULL, 'P' },
 		{ "fds", required_argument, NULL, 'F' },
 		{ "dup", no_argument, NULL, 'D' },
+		{ "cgroups", required_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *root = "/proc", *tree = NULL;
-	unsigned int rounds = 20, npids = 1000, nfds = 2, pass;
+	unsigned int rounds = 20, npids = 1000, nfds = 2, pass, ncg = 0;
 	uint64_t t, t_read = UINT64_MAX, t_idle = UINT64_MAX;
 	uint64_t t_full = UINT64_MAX, nbytes = 0;
 	bool check = false, dup = false;
 	char **paths = NULL, *buf = NULL;
 	size_t npaths = 0, i, cap = 0, nfdref = 0;
-	double r1, r2, r3, r4 = -1;
+	double r1, r2, r3, r4 = -1, r5;
 	char *drmtop;
 	struct drm_scan *s;
 	int c, ret = 0;
@@ -359,6 +457,9 @@ int main(int argc, char **argv)
 		case 'D':
 			dup = true;
 			break;
+		case 'G':
+			ncg = strtoul(optarg, NULL, 10);
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -372,7 +473,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (tree) {
-		if (make_tree(tree, npids, nfds, dup)) {
+		if (make_tree(tree, npids, nfds, dup, ncg)) {
 			perror(tree);
 			return 1;
 		}
@@ -458,6 +559,9 @@ int main(int argc, char **argv)
 	r3 = max_vs_median(s, 4 * (s->full_every ? s->full_every : 5));
 	printf("bench: drmtop_max_refresh_vs_median ratio=%.2f target=<=1.5\n",
 	       r3);
+	r5 = cgroup_vs_process(s);
+	printf("bench: drmtop_cgroup_view_vs_process_view ratio=%.2f target=<=1.1\n",
+	       r5);
 	drmtop = find_drmtop(argv[0]);
 	if (drmtop) {
 		fflush(stdout);
@@ -473,7 +577,7 @@ int main(int argc, char **argv)
 		printf("# no drmtop beside drmtop-bench: %s not measured\n",
 		       "drmtop_interactive_vs_batch");
 	}
-	if (check && (r1 > 1 || r2 > 0.3 || r3 > 1.5 || r4 > 1.1))
+	if (check && (r1 > 1 || r2 > 0.3 || r3 > 1.5 || r4 > 1.1 || r5 > 1.1))
 		ret = 1;
 	for (i = 0; i < npaths; i++)
 		free(paths[i]);

@@ -204,6 +204,7 @@ static void check_uint(struct report *r, const struct fdinfo_line *l,
 {
 	const char *unit;
 	size_t unit_len;
+	uint64_t scaled;
 	char buf[80];
 	int ret;
 
@@ -223,6 +224,18 @@ static void check_uint(struct report *r, const struct fdinfo_line *l,
 			add(r, l->lineno, false,
 			    "%s: unit '%s' is not allowed (%s)", key,
 			    show(unit, unit_len, buf, sizeof(buf)), what);
+	} else if ((units == mem_units &&
+		    fdinfo_mem_bytes(*out, unit, unit_len, &scaled) == -ERANGE) ||
+		   (units == freq_units &&
+		    fdinfo_freq_hz(*out, unit, unit_len, &scaled) == -ERANGE)) {
+		/*
+		 * The rule drmtop's parser follows: a size or frequency is
+		 * a 64-bit count of bytes or Hz (the kernel prints a u64),
+		 * whatever its unit.
+		 */
+		add(r, l->lineno, false,
+		    "%s: value does not fit in 64 bits as %s", key,
+		    units == mem_units ? "bytes" : "Hz");
 	}
 }
 
@@ -593,7 +606,9 @@ static void print_usage(FILE *f)
 		"specification defines; value types and units (drm-engine-: '<uint> ns',\n"
 		"drm-cycles-/drm-total-cycles-/drm-engine-capacity-/drm-client-id: <uint>,\n"
 		"drm-maxfreq-/drm-curfreq-: <uint> [Hz|KHz|MHz], memory keys:\n"
-		"<uint> [KiB|MiB], drm-pdev: dddd:bb:dd.f) and 64 bit range; capacity > 0;\n"
+		"<uint> [KiB|MiB], drm-pdev: dddd:bb:dd.f) and 64 bit range (a size in\n"
+		"bytes, a frequency in Hz: 18014398509481984 KiB is 2^64 bytes, out of\n"
+		"range, as drmtop's parser says too); capacity > 0;\n"
 		"not both drm-total-cycles-X and drm-maxfreq-X; drm-cycles-X needs\n"
 		"drm-total-cycles-X or drm-maxfreq-X; drm-total-cycles-X needs\n"
 		"drm-cycles-X; drm-engine-capacity-X needs drm-engine-X or drm-cycles-X;\n"

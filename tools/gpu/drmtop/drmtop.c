@@ -32,6 +32,7 @@ struct config {
 	const char *sys_root;	/* NULL: /sys with the real /proc, else none */
 	const char *output;
 	char *filter;
+	char *cgroup;
 	char *sort;
 	bool reverse;
 	bool per_client;
@@ -89,6 +90,9 @@ static void print_usage(FILE *f)
 		"  -f, --filter FILTER     only clients matching FILTER: driver=NAME,\n"
 		"                          device=PDEV|renderDN, pid=PID, comm=NAME, or a\n"
 		"                          text matched against driver, device and command\n"
+		"  -c, --cgroup PATH       only clients whose process is in the cgroup v2\n"
+		"                          PATH or below it (/system.slice matches\n"
+		"                          /system.slice/foo.service, not /system.slice2)\n"
 		"  -s, --sort COLUMN       busy (default: busiest engine), pid, client, mem\n"
 		"                          (total memory), resident, or an engine class name\n"
 		"  -r, --reverse           reverse the sort order\n"
@@ -138,12 +142,15 @@ static void print_usage(FILE *f)
 		"engines{CLASS:{method, status, ns, cycles, total_cycles, maxfreq_hz,\n"
 		"curfreq_hz, capacity, delta, delta_total, dt_ns, utilization (percent or\n"
 		"null), over_100}}, memory{REGION:{total, shared, resident, purgeable,\n"
-		"active, memory}} in bytes, malformed_lines, unreadable_processes. Control\n"
-		"characters in names are \\u00NN, invalid UTF-8 bytes U+FFFD. Before the\n"
-		"clients, one line per device with a PMU: refresh, record (device),\n"
-		"timestamp_ns, realtime_ms, device, driver, pmu, status, message,\n"
-		"engines[{name, class, class_id, instance, gt, active_ticks, total_ticks,\n"
-		"delta_active, delta_total, busy (percent or null)}].\n"
+		"active, memory}} in bytes, malformed_lines, unreadable_processes, cgroup\n"
+		"(path or null). Control characters in names are \\u00NN, invalid UTF-8\n"
+		"bytes U+FFFD. Before the clients, one line per device with a PMU:\n"
+		"refresh, record (device), timestamp_ns, realtime_ms, device, driver, pmu,\n"
+		"status, message, engines[{name, class, class_id, instance, gt,\n"
+		"active_ticks, total_ticks, delta_active, delta_total, busy (percent or\n"
+		"null)}]. After them, one line per device and cgroup: record (cgroup),\n"
+		"device, driver, cgroup, name, clients, processes, engines{CLASS:{status,\n"
+		"capacity, utilization, engine_seconds}}, memory{REGION:{...}}.\n"
 		"\n"
 		"Prometheus metrics, sums over the clients of a device (labels driver,\n"
 		"device, and engine or region/kind) or of a command name on a device\n"
@@ -153,6 +160,15 @@ static void print_usage(FILE *f)
 		"  drm_command_engine_utilization_ratio              needs 2 refreshes\n"
 		"  drm_memory_bytes, drm_command_memory_bytes gauge  kind=total|shared|resident|\n"
 		"                                                    purgeable|active|memory\n"
+		"Per cgroup v2 path on a device (labels driver, device, cgroup, and engine\n"
+		"or region/kind), one series per cgroup and class, not per client:\n"
+		"  drm_cgroup_clients, drm_cgroup_processes gauge    clients, processes\n"
+		"  drm_cgroup_engine_utilization_ratio      gauge    1.0 = 100%% of the class\n"
+		"  drm_cgroup_engine_seconds_total          counter  engine busy seconds of every\n"
+		"                                                    client the cgroup had, each\n"
+		"                                                    up to its last sample\n"
+		"  drm_cgroup_memory_bytes                  gauge    kind=total|...\n"
+		"  e.g. sum by (cgroup) (rate(drm_cgroup_engine_seconds_total[5m]))\n"
 		"With --per-client, per client (labels driver, device, client_id, pid,\n"
 		"pids, comm and engine or region/kind):\n"
 		"  drm_client_engine_busy_seconds_total     counter  drm-engine-<class>\n"
@@ -174,13 +190,15 @@ static void print_usage(FILE *f)
 		"Example: drmtop --prometheus -d 15 -o /var/lib/node_exporter/drm.prom\n"
 		"\n"
 		"Interactive keys: q quit, h or ? help, space or p pause, < > or left/right\n"
-		"change the sort column, r reverse sort, f filter, c clear filter,\n"
-		"m memory per region total / resident, + - change the delay, Up Down\n"
-		"(k j) move the selection bar, PgUp PgDn a page, Home End (g G) first\n"
-		"and last client. Rows past the screen are shown by scrolling; the key\n"
-		"line says which: rows N-M of T. v cycles the client, process and device\n"
-		"views; the device view shows the last minute of each engine class (and\n"
-		"PMU engine instance) as a sparkline.\n"
+		"change the sort column, r reverse sort, f filter, C cgroup filter, c clear\n"
+		"the filters, m memory per region total / resident, + - change the delay,\n"
+		"Up Down (k j) move the selection bar, PgUp PgDn a page, Home End (g G)\n"
+		"first and last client. Rows past the screen are shown by scrolling; the key\n"
+		"line says which: rows N-M of T. v cycles the client, process, device and\n"
+		"cgroup views; the device view shows the last minute of each engine class\n"
+		"(and PMU engine instance) as a sparkline, the cgroup view sums clients\n"
+		"per cgroup v2 path (of a client's first process, read from\n"
+		"/proc/PID/cgroup at discovery; pids as in drmtop's PID namespace).\n"
 		"\n"
 		"Exit status: 0 success, 1 runtime error, 2 usage error.\n", progname);
 }
@@ -204,6 +222,7 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 		{ "output", required_argument, NULL, 'o' },
 		{ "per-client", no_argument, NULL, 'C' },
 		{ "filter", required_argument, NULL, 'f' },
+		{ "cgroup", required_argument, NULL, 'c' },
 		{ "sort", required_argument, NULL, 's' },
 		{ "reverse", no_argument, NULL, 'r' },
 		{ "proc-root", required_argument, NULL, 'p' },
@@ -214,7 +233,7 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 	char *end;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "bn:d:jPo:Cf:s:rp:S:h", opts,
+	while ((c = getopt_long(argc, argv, "bn:d:jPo:Cf:c:s:rp:S:h", opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'b':
@@ -251,6 +270,13 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 		case 'f':
 			free(cfg->filter);
 			cfg->filter = strdup(optarg);
+			break;
+		case 'c':
+			if (optarg[0] != '/')
+				return bad_usage("invalid cgroup '%s' (a path from /)",
+						 optarg);
+			free(cfg->cgroup);
+			cfg->cgroup = strdup(optarg);
 			break;
 		case 's':
 			free(cfg->sort);
@@ -331,7 +357,7 @@ static void report_pmu(const struct pmu_set *ps)
 static int run_batch(struct config *cfg, struct drm_scan *s)
 {
 	struct view_opts vo = { cfg->filter, cfg->sort, cfg->reverse,
-				cfg->per_client };
+				cfg->per_client, cfg->cgroup };
 	bool warned = false;
 	unsigned long i;
 	int ret;
@@ -388,6 +414,7 @@ int main(int argc, char **argv)
 	ret = parse_args(argc, argv, &cfg);
 	if (ret >= 0) {
 		free(cfg.filter);
+		free(cfg.cgroup);
 		free(cfg.sort);
 		return ret;
 	}
@@ -396,6 +423,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: cannot open %s: %s\n", progname,
 			cfg.proc_root, strerror(errno));
 		free(cfg.filter);
+		free(cfg.cgroup);
 		free(cfg.sort);
 		return 1;
 	}
@@ -413,6 +441,7 @@ int main(int argc, char **argv)
 			pmu_set_free(s->pmu);
 			drm_scan_free(s);
 			free(cfg.filter);
+			free(cfg.cgroup);
 			free(cfg.sort);
 			return 1;
 		}
@@ -422,13 +451,14 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 
 	if (cfg.mode == OUT_TUI)
-		ret = tui_run(s, cfg.delay, &cfg.filter, &cfg.sort,
+		ret = tui_run(s, cfg.delay, &cfg.filter, &cfg.cgroup, &cfg.sort,
 			      &cfg.reverse, cfg.proc_root, &stop, cfg.count);
 	else
 		ret = run_batch(&cfg, s);
 	pmu_set_free(s->pmu);
 	drm_scan_free(s);
 	free(cfg.filter);
+	free(cfg.cgroup);
 	free(cfg.sort);
 	return ret;
 }

@@ -117,6 +117,13 @@ bool client_match(const struct drm_client *c, const char *f)
 	       has_comm(c, f, false);
 }
 
+bool client_in_cgroup(const struct drm_client *c, const char *prefix)
+{
+	const struct drm_cgroup *cg = client_cgroup(c);
+
+	return !prefix || (cg && cgroup_match(cg->path, prefix));
+}
+
 bool pmu_dev_match(const struct pmu_dev *d, const char *f,
 		   struct drm_client *const *v, size_t n)
 {
@@ -357,7 +364,8 @@ size_t view_clients(const struct drm_scan *s, const struct view_opts *o,
 	if (!v)
 		return 0;
 	for (i = 0; i < s->nclients; i++)
-		if (client_match(s->clients[i], o->filter))
+		if (client_match(s->clients[i], o->filter) &&
+		    client_in_cgroup(s->clients[i], o->cgroup))
 			v[n++] = s->clients[i];
 	sort_clients(v, n, o);
 	return n;
@@ -383,17 +391,21 @@ static uint64_t agg_hash(const char *devname)
 	return h;
 }
 
-static size_t agg_hash_pid(uint64_t h, pid_t pid)
+static size_t agg_hash_pid(uint64_t h, uint64_t key)
 {
-	h ^= (uint32_t)pid;
+	h ^= key ^ (key >> 29);
 	h *= 0x9e3779b97f4a7c15ull;
 	return h >> 17;
 }
 
-/* The row of (devname, pid), or the empty slot where it goes. */
+/*
+ * The row of (devname, pid), or of (devname, cg) when cg is not NULL, or
+ * the empty slot where it goes.
+ */
 static struct drm_client **agg_find(struct agg_table *t, const char *devname,
-				    pid_t pid)
+				    pid_t pid, const struct drm_cgroup *cg)
 {
+	uint64_t key = cg ? (uint64_t)(uintptr_t)cg : (uint64_t)(uint32_t)pid;
 	size_t j;
 
 	/* most clients are of the device of the client before them */
@@ -401,9 +413,10 @@ static struct drm_client **agg_find(struct agg_table *t, const char *devname,
 		t->dev = devname;
 		t->dev_hash = agg_hash(devname);
 	}
-	j = agg_hash_pid(t->dev_hash, pid) & (t->size - 1);
+	j = agg_hash_pid(t->dev_hash, key) & (t->size - 1);
 
 	while (t->slot[j] && (t->slot[j]->fds[0].pid != pid ||
+			      (cg && t->slot[j]->fds[0].cgroup != cg) ||
 			      !name_eq(t->slot[j]->devname, devname)))
 		j = (j + 1) & (t->size - 1);
 	return &t->slot[j];
@@ -430,8 +443,14 @@ static void agg_add(struct drm_client *a, const struct drm_client *c)
 			memset(t, 0, sizeof(*t));
 			t->name = e->name;
 			t->cur = e->cur;
-			t->res.status = UTIL_FIRST;
+			t->res.status = UTIL_NO_DATA;
 		}
+		/* no data only when no client has data */
+		if (t->res.status == UTIL_NO_DATA &&
+		    e->res.status != UTIL_NO_DATA)
+			t->res.status = UTIL_FIRST;
+		if (e->res.capacity > t->res.capacity)
+			t->res.capacity = e->res.capacity;
 		if (e->res.status == UTIL_OK) {
 			if (t->res.status != UTIL_OK) {
 				t->res.status = UTIL_OK;
@@ -495,6 +514,7 @@ static void agg_new(struct agg_row *row, const struct drm_client *c,
 	memset(row, 0, sizeof(*row));
 	/* the pid, or 0 for a device: snprintf() was a tenth of a view */
 	v = mode == VIEW_PROCESS ? (unsigned int)c->fds[fd].pid : 0;
+	a->nproc = mode == VIEW_PROCESS;
 	*--p = '\0';
 	do {
 		*--p = '0' + v % 10;
@@ -510,7 +530,15 @@ static void agg_new(struct agg_row *row, const struct drm_client *c,
 	if (mode == VIEW_PROCESS) {
 		a->fds[0].pid = c->fds[fd].pid;
 		a->fds[0].comm = c->fds[fd].comm;
+		a->fds[0].cgroup = c->fds[fd].cgroup;
 		a->info.client_id = c->fds[fd].pid;
+	} else if (mode == VIEW_CGROUP) {
+		const struct drm_cgroup *cg = client_cgroup(c);
+
+		/* ties of the sort go by the path */
+		a->key = cg ? cg->path : row->key;
+		a->fds[0].cgroup = cg;
+		a->fds[0].comm = cg ? cg->name : "-";
 	} else {
 		a->fds[0].comm = "(device)";
 	}
@@ -538,6 +566,52 @@ static bool agg_counts(const struct drm_client *c, size_t f,
 	if (mode != VIEW_PROCESS)
 		return !f;
 	return !f || c->fds[f - 1].pid != c->fds[f].pid;
+}
+
+/*
+ * The processes of each row of a device or cgroup view: the distinct pids
+ * holding its clients, found with a set of (row, pid). ref[i] is the row
+ * of client v[i] (these views count a client once).
+ */
+struct agg_pid {
+	size_t row;		/* its index + 1, 0: empty */
+	pid_t pid;
+};
+
+static void agg_count_procs(struct drm_client *const *v, size_t n,
+			    struct agg_row *rows, const size_t *ref)
+{
+	size_t i, f, j, nfds = 0, size = 16;
+	struct agg_pid *set;
+
+	for (i = 0; i < n; i++)
+		nfds += v[i]->nfds;
+	while (size < 2 * nfds + 1)
+		size *= 2;
+	set = calloc(size, sizeof(*set));
+	if (!set)
+		return;
+	for (i = 0; i < n; i++) {
+		for (f = 0; f < v[i]->nfds; f++) {
+			pid_t pid = v[i]->fds[f].pid;
+			uint64_t h;
+
+			if (f && v[i]->fds[f - 1].pid == pid)
+				continue;
+			h = (ref[i] + 1) * 0x9e3779b97f4a7c15ull ^ (uint32_t)pid;
+			h *= 0xff51afd7ed558ccdull;
+			for (j = (h >> 17) & (size - 1); set[j].row;
+			     j = (j + 1) & (size - 1))
+				if (set[j].row == ref[i] + 1 && set[j].pid == pid)
+					break;
+			if (set[j].row)
+				continue;
+			set[j].row = ref[i] + 1;
+			set[j].pid = pid;
+			rows[ref[i]].c.nproc++;
+		}
+	}
+	free(set);
 }
 
 size_t view_aggregate(struct drm_client *const *v, size_t n,
@@ -572,10 +646,13 @@ size_t view_aggregate(struct drm_client *const *v, size_t n,
 	for (i = 0, r = 0; i < n; i++) {
 		for (f = 0; f < v[i]->nfds; f++) {
 			pid_t pid = mode == VIEW_PROCESS ? v[i]->fds[f].pid : 0;
+			const struct drm_cgroup *cg = NULL;
 
 			if (!agg_counts(v[i], f, mode))
 				continue;
-			slot = agg_find(&tab, v[i]->devname, pid);
+			if (mode == VIEW_CGROUP)
+				cg = client_cgroup(v[i]);
+			slot = agg_find(&tab, v[i]->devname, pid, cg);
 			if (!*slot) {
 				agg_new(&rows[na], v[i], f, mode);
 				*slot = &rows[na++].c;
@@ -612,6 +689,8 @@ size_t view_aggregate(struct drm_client *const *v, size_t n,
 		for (f = 0; f < v[i]->nfds; f++)
 			if (agg_counts(v[i], f, mode))
 				agg_add(&rows[ref[r++]].c, v[i]);
+	if (mode != VIEW_PROCESS)
+		agg_count_procs(v, n, rows, ref);
 	free(tab.slot);
 	free(ref);
 	a[na] = (struct drm_client *)rows;
@@ -732,6 +811,8 @@ static void print_batch_client(FILE *f, const struct drm_client *c,
 		if (e->res.status == UTIL_OK)
 			fprintf(f, "=%.1f%%%s", e->res.pct,
 				e->res.over ? "!" : "");
+		else if (e->res.status == UTIL_NO_DATA)
+			fputs("=n/a", f);
 		else
 			fputs("=-", f);
 	}
@@ -749,6 +830,10 @@ static void print_batch_client(FILE *f, const struct drm_client *c,
 		fprintf(f, "=%s", b1);
 		if (r->present & (1u << FDINFO_MEM_RESIDENT))
 			fprintf(f, "/res:%s", b2);
+	}
+	if (client_cgroup(c) && *client_cgroup(c)->path) {
+		fputs(" cgroup=", f);
+		str_escape_fputs(client_cgroup(c)->path, esc, f);
 	}
 	fputc('\n', f);
 }
@@ -815,6 +900,85 @@ static void print_json_pmu(FILE *f, const struct pmu_dev *d,
 	fputs("]}\n", f);
 }
 
+const struct drm_cgroup_acc *cgroup_acc_find(const struct drm_scan *s,
+					     const char *devname,
+					     const struct drm_cgroup *cg,
+					     const char *engine)
+{
+	size_t i;
+
+	for (i = 0; i < s->nacc; i++)
+		if (s->acc[i].cgroup == cg && name_eq(s->acc[i].devname, devname) &&
+		    name_eq(s->acc[i].engine, engine))
+			return &s->acc[i];
+	return NULL;
+}
+
+/* One object per device and cgroup, after the clients */
+static void print_json_cgroups(FILE *f, const struct drm_scan *s,
+			       struct drm_client *const *v, size_t n,
+			       const struct view_opts *o, unsigned long iter,
+			       unsigned long long rt_ms)
+{
+	struct drm_client **a;
+	size_t na = view_aggregate(v, n, VIEW_CGROUP, o, &a), i, j, k;
+
+	for (i = 0; i < na; i++) {
+		const struct drm_client *c = a[i];
+		const struct drm_cgroup *cg = c->fds[0].cgroup;
+
+		fprintf(f,
+			"{\"refresh\":%lu,\"record\":\"cgroup\",\"realtime_ms\":%llu,\"device\":",
+			iter, rt_ms);
+		json_str(f, c->devname);
+		fprintf(f, ",\"driver\":");
+		json_str(f, c->info.driver);
+		json_opt_str(f, "cgroup", cg && *cg->path ? cg->path : NULL);
+		fprintf(f, ",\"name\":");
+		json_str(f, c->fds[0].comm);
+		fprintf(f, ",\"clients\":%zu,\"processes\":%zu,\"engines\":{",
+			c->nagg, c->nproc);
+		for (j = 0; j < c->neng; j++) {
+			const struct client_engine *ce = &c->eng[j];
+			const struct drm_cgroup_acc *acc;
+
+			fprintf(f, "%s", j ? "," : "");
+			json_str(f, ce->name);
+			fprintf(f, ":{\"status\":\"%s\",\"capacity\":%llu",
+				util_status_name[ce->res.status],
+				(unsigned long long)ce->res.capacity);
+			if (ce->res.status == UTIL_OK)
+				fprintf(f, ",\"utilization\":%.4f", ce->res.pct);
+			else
+				fprintf(f, ",\"utilization\":null");
+			acc = cg ? cgroup_acc_find(s, c->devname, cg, ce->name) :
+				   NULL;
+			fprintf(f, ",\"engine_seconds\":%.9f}",
+				acc ? acc->busy_ns / 1e9 : 0.0);
+		}
+		fprintf(f, "},\"memory\":{");
+		for (j = 0; j < c->info.n_regions; j++) {
+			const struct fdinfo_region *r = &c->info.regions[j];
+			int first = 1;
+
+			fprintf(f, "%s", j ? "," : "");
+			json_str(f, r->name);
+			fputs(":{", f);
+			for (k = 0; k < FDINFO_MEM_KINDS; k++) {
+				if (!(r->present & (1u << k)))
+					continue;
+				fprintf(f, "%s\"%s\":%llu", first ? "" : ",",
+					fdinfo_mem_kind_name[k],
+					(unsigned long long)r->bytes[k]);
+				first = 0;
+			}
+			fputc('}', f);
+		}
+		fputs("}}\n", f);
+	}
+	view_agg_free(a, na);
+}
+
 void print_json(FILE *f, const struct drm_scan *s, const struct view_opts *o,
 		unsigned long iter)
 {
@@ -854,6 +1018,9 @@ void print_json(FILE *f, const struct drm_scan *s, const struct view_opts *o,
 			json_str(f, c->info.client_name);
 		else
 			fprintf(f, "null");
+		json_opt_str(f, "cgroup", client_cgroup(c) &&
+			     *client_cgroup(c)->path ? client_cgroup(c)->path :
+			     NULL);
 		fprintf(f, ",\"pids\":[");
 		print_pids(f, c, ",");
 		fprintf(f, "],\"fds\":[");
@@ -923,6 +1090,7 @@ void print_json(FILE *f, const struct drm_scan *s, const struct view_opts *o,
 		fprintf(f, "},\"malformed_lines\":%u", c->info.malformed);
 		fprintf(f, ",\"unreadable_processes\":%zu}\n", s->nunreadable);
 	}
+	print_json_cgroups(f, s, v, n, o, iter, rt_ms);
 	fflush(f);
 	free(v);
 }
@@ -1307,6 +1475,128 @@ static void prom_pmu(FILE *f, const struct pmu_dev *d, unsigned int m)
 	}
 }
 
+/*
+ * Per cgroup and device: one series per cgroup and engine class or memory
+ * region, whatever the number of clients and processes in it.
+ */
+enum prom_cg { G_CLIENTS, G_PROCS, G_UTIL, G_SECONDS, G_MEM, G_COUNT };
+
+static const struct prom_metric prom_cg_metrics[] = {
+	[G_CLIENTS] = {
+		"drm_cgroup_clients", "gauge",
+		"DRM clients on the device whose first process is in the cgroup (cgroup v2 path).",
+	},
+	[G_PROCS] = {
+		"drm_cgroup_processes", "gauge",
+		"Processes holding the DRM clients of the cgroup on the device.",
+	},
+	[G_UTIL] = {
+		"drm_cgroup_engine_utilization_ratio", "gauge",
+		"Sum over the cgroup's clients of their utilisation of the engine class over the last refresh interval, divided by capacity, 1 = 100%; absent until a client has two samples.",
+	},
+	[G_SECONDS] = {
+		"drm_cgroup_engine_seconds_total", "counter",
+		"Busy time of the engine class (its engines summed: utilisation x capacity x time) of every client the cgroup had since drmtop started, each up to its last sample.",
+	},
+	[G_MEM] = {
+		"drm_cgroup_memory_bytes", "gauge",
+		"Sum over the cgroup's clients of their memory per region and kind.",
+	},
+};
+
+static void cg_labels(FILE *f, const char *driver, const char *devname,
+		      const struct drm_cgroup *cg)
+{
+	fputs("{driver=\"", f);
+	prom_str(f, driver);
+	fputs("\",device=\"", f);
+	prom_str(f, devname);
+	fputs("\",cgroup=\"", f);
+	prom_str(f, cg ? cg->path : "");
+	fputc('"', f);
+}
+
+/* Whether accumulator a is shown with o: --cgroup, and driver= or device=. */
+static bool acc_match(const struct drm_cgroup_acc *a, const struct view_opts *o)
+{
+	const char *f = o->filter;
+
+	if (o->cgroup && !cgroup_match(a->cgroup->path, o->cgroup))
+		return false;
+	if (f && !strncmp(f, "driver=", 7))
+		return !strcmp(a->driver, f + 7);
+	if (f && !strncmp(f, "device=", 7))
+		return !strcmp(a->devname, f + 7);
+	return true;
+}
+
+static void prom_cgroups(FILE *f, const struct drm_scan *s,
+			 struct drm_client *const *a, size_t na,
+			 const struct view_opts *o, enum prom_cg m)
+{
+	size_t i, j;
+	int k;
+
+	if (m == G_SECONDS) {
+		for (i = 0; i < s->nacc; i++) {
+			const struct drm_cgroup_acc *acc = &s->acc[i];
+
+			if (!acc_match(acc, o))
+				continue;
+			fputs(prom_cg_metrics[m].name, f);
+			cg_labels(f, acc->driver, acc->devname, acc->cgroup);
+			fputs(",engine=\"", f);
+			prom_str(f, acc->engine);
+			fprintf(f, "\"} %llu.%09llu\n",
+				(unsigned long long)(acc->busy_ns / 1000000000),
+				(unsigned long long)(acc->busy_ns % 1000000000));
+		}
+		return;
+	}
+	for (i = 0; i < na; i++) {
+		const struct drm_client *c = a[i];
+
+		switch (m) {
+		case G_CLIENTS:
+		case G_PROCS:
+			fputs(prom_cg_metrics[m].name, f);
+			cg_labels(f, c->info.driver, c->devname, c->fds[0].cgroup);
+			fprintf(f, "} %zu\n", m == G_CLIENTS ? c->nagg : c->nproc);
+			break;
+		case G_UTIL:
+			for (j = 0; j < c->neng; j++) {
+				if (c->eng[j].res.status != UTIL_OK)
+					continue;
+				fputs(prom_cg_metrics[m].name, f);
+				cg_labels(f, c->info.driver, c->devname,
+					  c->fds[0].cgroup);
+				fputs(",engine=\"", f);
+				prom_str(f, c->eng[j].name);
+				fprintf(f, "\"} %.6f\n", c->eng[j].res.pct / 100.0);
+			}
+			break;
+		default:
+			for (j = 0; j < c->info.n_regions; j++) {
+				const struct fdinfo_region *r = &c->info.regions[j];
+
+				for (k = 0; k < FDINFO_MEM_KINDS; k++) {
+					if (!(r->present & (1u << k)))
+						continue;
+					fputs(prom_cg_metrics[m].name, f);
+					cg_labels(f, c->info.driver, c->devname,
+						  c->fds[0].cgroup);
+					fputs(",region=\"", f);
+					prom_str(f, r->name);
+					fprintf(f, "\",kind=\"%s\"} %llu\n",
+						fdinfo_mem_kind_name[k],
+						(unsigned long long)r->bytes[k]);
+				}
+			}
+			break;
+		}
+	}
+}
+
 /* What the scan found, after the series */
 enum prom_scan { S_UNREADABLE, S_MALFORMED, S_CLIENTS, S_COUNT };
 
@@ -1328,8 +1618,8 @@ static const struct prom_metric prom_scan_metrics[] = {
 void print_prometheus(FILE *f, const struct drm_scan *s,
 		      const struct view_opts *o)
 {
-	struct drm_client **v;
-	size_t n = view_clients(s, o, &v), i;
+	struct drm_client **v, **a;
+	size_t n = view_clients(s, o, &v), i, na;
 	const size_t scan_val[S_COUNT] = {
 		[S_UNREADABLE] = s->nunreadable,
 		[S_MALFORMED] = s->malformed,
@@ -1342,6 +1632,12 @@ void print_prometheus(FILE *f, const struct drm_scan *s,
 		prom_head(f, &prom_agg_metrics[m]);
 		prom_agg(f, v, n, m);
 	}
+	na = view_aggregate(v, n, VIEW_CGROUP, o, &a);
+	for (m = 0; m < G_COUNT; m++) {
+		prom_head(f, &prom_cg_metrics[m]);
+		prom_cgroups(f, s, a, na, o, m);
+	}
+	view_agg_free(a, na);
 	for (m = P_NS; o->per_client && m <= P_MEM; m++) {
 		prom_head(f, &prom_metrics[m]);
 		for (i = 0; i < n; i++) {

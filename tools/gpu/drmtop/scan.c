@@ -295,6 +295,127 @@ static const char *scan_name(struct drm_scan *s, const char *name)
 	return s->names[s->nnames++] = dup;
 }
 
+/* ---- cgroups ---- */
+
+static bool is_hex_id(const char *s, size_t len)
+{
+	size_t i;
+
+	if (len != 64)
+		return false;
+	for (i = 0; i < len; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return false;
+	return true;
+}
+
+void cgroup_friendly_name(const char *path, char *buf, size_t size)
+{
+	static const char *const pfx[] = {
+		"docker-", "libpod-", "cri-containerd-", "crio-",
+	};
+	const char *last, *id;
+	size_t len, i, pl;
+
+	if (!*path) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	len = strlen(path);
+	while (len > 1 && path[len - 1] == '/')
+		len--;
+	if (len == 1 && path[0] == '/') {
+		snprintf(buf, size, "/");
+		return;
+	}
+	for (last = path + len; last > path && last[-1] != '/'; last--)
+		;
+	len -= last - path;
+	/* a container: docker-<id>.scope and the like, or a bare id */
+	for (i = 0; i < ARRAY_SIZE(pfx); i++) {
+		pl = strlen(pfx[i]);
+		id = last + pl;
+		if (len == pl + 64 + 6 && !strncmp(last, pfx[i], pl) &&
+		    is_hex_id(id, 64) && !strncmp(id + 64, ".scope", 6)) {
+			snprintf(buf, size, "%.12s", id);
+			return;
+		}
+	}
+	if (is_hex_id(last, len)) {
+		snprintf(buf, size, "%.12s", last);
+		return;
+	}
+	snprintf(buf, size, "%.*s", (int)len, last);
+}
+
+bool cgroup_match(const char *path, const char *prefix)
+{
+	size_t pl = strlen(prefix);
+
+	while (pl > 1 && prefix[pl - 1] == '/')
+		pl--;
+	if (pl == 1 && prefix[0] == '/')
+		return path[0] == '/';
+	return !strncmp(path, prefix, pl) &&
+	       (path[pl] == '\0' || path[pl] == '/');
+}
+
+static int cg_hash_rebuild(struct drm_scan *s)
+{
+	size_t size = s->cg_hash_size ? s->cg_hash_size * 2 : 64, i, j;
+	struct drm_cgroup **h = calloc(size, sizeof(*h));
+
+	if (!h)
+		return -ENOMEM;
+	for (i = 0; i < s->ncgroups; i++) {
+		j = hash_str(s->cgroups[i]->path) & (size - 1);
+		while (h[j])
+			j = (j + 1) & (size - 1);
+		h[j] = s->cgroups[i];
+	}
+	free(s->cg_hash);
+	s->cg_hash = h;
+	s->cg_hash_size = size;
+	return 0;
+}
+
+const struct drm_cgroup *drm_scan_cgroup(struct drm_scan *s, const char *path)
+{
+	struct drm_cgroup *cg;
+	char name[256];
+	size_t j;
+
+	if (s->cg_hash_size) {
+		j = hash_str(path) & (s->cg_hash_size - 1);
+		for (; s->cg_hash[j]; j = (j + 1) & (s->cg_hash_size - 1))
+			if (!strcmp(s->cg_hash[j]->path, path))
+				return s->cg_hash[j];
+	}
+	if ((s->ncgroups + 1) * 2 > s->cg_hash_size && cg_hash_rebuild(s))
+		return NULL;
+	if (grow((void **)&s->cgroups, &s->cap_cgroups, s->ncgroups,
+		 sizeof(*s->cgroups)))
+		return NULL;
+	cg = calloc(1, sizeof(*cg));
+	if (!cg)
+		return NULL;
+	cgroup_friendly_name(path, name, sizeof(name));
+	cg->path = strdup(path);
+	cg->name = strdup(name);
+	if (!cg->path || !cg->name) {
+		free(cg->path);
+		free(cg->name);
+		free(cg);
+		return NULL;
+	}
+	s->cgroups[s->ncgroups++] = cg;
+	j = hash_str(path) & (s->cg_hash_size - 1);
+	while (s->cg_hash[j])
+		j = (j + 1) & (s->cg_hash_size - 1);
+	s->cg_hash[j] = cg;
+	return cg;
+}
+
 static char *put_u64(char *p, uint64_t v)
 {
 	char tmp[24];
@@ -453,13 +574,17 @@ static void drop_held(struct drm_scan *s, int *info_fd)
 
 /* Takes *info_fd (the fdinfo file kept open) and sets it to -1. */
 static void client_add_fd(struct drm_scan *s, struct drm_client *c, pid_t pid,
-			  int fd, const char *comm, int *info_fd)
+			  int fd, const char *comm,
+			  const struct drm_cgroup *cgroup, int *info_fd)
 {
 	ssize_t i = client_find_fd(c, pid, fd);
 	struct drm_fdref *r;
 
-	if (i >= 0)
+	if (i >= 0) {
 		c->fds[i].seen = s->gen;
+		if (cgroup)
+			c->fds[i].cgroup = cgroup;
+	}
 	if (i >= 0 ||
 	    grow((void **)&c->fds, &c->cap_fds, c->nfds, sizeof(*c->fds))) {
 		drop_held(s, info_fd);
@@ -469,6 +594,7 @@ static void client_add_fd(struct drm_scan *s, struct drm_client *c, pid_t pid,
 	r->pid = pid;
 	r->fd = fd;
 	r->comm = strdup(comm ? comm : "?");
+	r->cgroup = cgroup;
 	r->info_fd = *info_fd;
 	r->seen = s->gen;
 	*info_fd = -1;
@@ -596,6 +722,42 @@ static char *read_comm(struct drm_scan *s, pid_t pid)
 	if (s->buf[n - 1] == '\n')
 		n--;
 	return strndup(s->buf, n);
+}
+
+/*
+ * The cgroup v2 path of pid: the "0::" line of /proc/PID/cgroup. Read when
+ * a process's DRM fds are discovered, not at every refresh. The pids are
+ * those of drmtop's PID namespace, as in the rest of /proc: a process in
+ * a container shows the pid its host sees (its own is on the NSpid line
+ * of /proc/PID/status, which drmtop does not read). "" (shown as "-")
+ * without a v2 line or a readable file.
+ */
+static const struct drm_cgroup *read_cgroup(struct drm_scan *s, pid_t pid)
+{
+	const char *p, *end, *nl;
+	char path[64];
+	ssize_t n;
+
+	proc_path(path, pid, "cgroup", -1);
+	n = fdinfo_read_file(s->rootfd, path, &s->buf, &s->buf_cap, NULL);
+	for (p = s->buf, end = s->buf + (n > 0 ? n : 0); p < end; p = nl + 1) {
+		nl = memchr(p, '\n', end - p);
+		if (!nl)
+			nl = end;
+		if (nl - p > 3 && !memcmp(p, "0::", 3)) {
+			char *cg = strndup(p + 3, nl - p - 3);
+			const struct drm_cgroup *r;
+
+			if (!cg || strlen(cg) != (size_t)(nl - p - 3)) {
+				free(cg);
+				break;
+			}
+			r = drm_scan_cgroup(s, cg);
+			free(cg);
+			return r;
+		}
+	}
+	return drm_scan_cgroup(s, "");
 }
 
 /* Outside procfs: was the file replaced (renamed over) since it was opened? */
@@ -771,7 +933,8 @@ static bool client_update_sample(struct drm_scan *s, struct drm_client *c,
  * replaced one had learnt).
  */
 static void handle_drm_fd(struct drm_scan *s, pid_t pid, int fd, dev_t rdev,
-			  char **comm, struct drm_client *known)
+			  char **comm, const struct drm_cgroup **cgroup,
+			  struct drm_client *known)
 {
 	struct drm_client *c;
 	const char *key;
@@ -817,7 +980,9 @@ static void handle_drm_fd(struct drm_scan *s, pid_t pid, int fd, dev_t rdev,
 add:
 	if (!*comm)
 		*comm = read_comm(s, pid);	/* into s->buf */
-	client_add_fd(s, c, pid, fd, *comm, &info_fd);
+	if (!*cgroup)
+		*cgroup = read_cgroup(s, pid);	/* into s->buf */
+	client_add_fd(s, c, pid, fd, *comm, *cgroup, &info_fd);
 out:
 	drop_held(s, &info_fd);
 }
@@ -829,7 +994,7 @@ out:
  * case.
  */
 static bool sweep_known(struct drm_scan *s, struct drm_client *c, pid_t pid,
-			int fd, char **comm)
+			int fd, char **comm, const struct drm_cgroup **cgroup)
 {
 	struct drm_fdref *r;
 
@@ -848,12 +1013,18 @@ static bool sweep_known(struct drm_scan *s, struct drm_client *c, pid_t pid,
 			r->comm = dup;
 		}
 	}
+	/* a process may have moved to another cgroup */
+	if (!*cgroup)
+		*cgroup = read_cgroup(s, pid);
+	if (*cgroup)
+		r->cgroup = *cgroup;
 	return true;
 }
 
 static void scan_pid(struct drm_scan *s, pid_t pid, const struct known_set *k)
 {
 	char path[64], link[64], *comm = NULL;
+	const struct drm_cgroup *cgroup = NULL;
 	struct drm_client *known;
 	struct dirent *de;
 	struct stat st;
@@ -902,8 +1073,8 @@ static void scan_pid(struct drm_scan *s, pid_t pid, const struct known_set *k)
 				continue;
 		}
 		known = known_client(k, pid, fd);
-		if (!sweep_known(s, known, pid, fd, &comm))
-			handle_drm_fd(s, pid, fd, rdev, &comm, known);
+		if (!sweep_known(s, known, pid, fd, &comm, &cgroup))
+			handle_drm_fd(s, pid, fd, rdev, &comm, &cgroup, known);
 	}
 	closedir(d);
 	free(comm);
@@ -936,6 +1107,81 @@ static void map_engines(struct drm_scan *s, struct drm_client *c)
 	}
 }
 
+/*
+ * The accumulator of client engine ce of c: the one it added to before,
+ * while its device, cgroup and name are the same, else found or added.
+ */
+static struct drm_cgroup_acc *cgroup_acc(struct drm_scan *s,
+					 const struct drm_client *c,
+					 struct client_engine *ce)
+{
+	const struct drm_cgroup *cg = client_cgroup(c);
+	struct drm_cgroup_acc *a;
+	const char *driver;
+	size_t i;
+
+	if (!cg)
+		return NULL;
+	if (ce->acc) {
+		a = &s->acc[ce->acc - 1];
+		if (a->cgroup == cg && a->devname == c->devname &&
+		    a->engine == ce->name)
+			return a;
+	}
+	for (i = 0; i < s->nacc; i++) {
+		a = &s->acc[i];
+		if (a->cgroup == cg && a->devname == c->devname &&
+		    a->engine == ce->name && name_eq(a->driver, c->info.driver)) {
+			ce->acc = i + 1;
+			return a;
+		}
+	}
+	driver = scan_name(s, c->info.driver);
+	if (!driver || grow((void **)&s->acc, &s->cap_acc, s->nacc,
+			    sizeof(*s->acc)))
+		return NULL;
+	a = &s->acc[s->nacc++];
+	a->devname = c->devname;
+	a->driver = driver;
+	a->cgroup = cg;
+	a->engine = ce->name;
+	a->busy_ns = 0;
+	a->gen = 0;
+	ce->acc = s->nacc;
+	return a;
+}
+
+/*
+ * Add the busy time of the window that ends at the client's latest sample
+ * to its cgroup's: the utilisation times the capacity times the window,
+ * the time of the class's engines summed (what drm-engine-<class> counts
+ * when it is the method). A first sample, a counter gone backwards, a
+ * window without time add nothing: what is added was seen, and only grows.
+ */
+static void cgroup_acc_add(struct drm_scan *s, struct drm_client *c,
+			   struct client_engine *ce)
+{
+	struct drm_cgroup_acc *a;
+	uint64_t bits;
+	double ns;
+
+	if (ce->res.status != UTIL_OK)
+		return;
+	/* idle: +0 %, no floating point (see dbl_order() in output.c) */
+	memcpy(&bits, &ce->res.pct, sizeof(bits));
+	if (!bits && ce->acc)
+		return;
+	a = cgroup_acc(s, c, ce);
+	if (!a || !bits)
+		return;
+	ns = ce->res.pct / 100.0 * (double)ce->res.capacity *
+	     (double)ce->res.dt_ns;
+	if (ns > 0) {
+		a->busy_ns += (uint64_t)(ns + 0.5);
+		a->gen = s->gen;
+	}
+}
+
 /* The figures of the client's latest sample, once per refresh. */
 static void update_engines(struct drm_scan *s, struct drm_client *c)
 {
@@ -955,6 +1201,7 @@ static void update_engines(struct drm_scan *s, struct drm_client *c)
 
 		if (ce->cur) {
 			util_update(&ce->hist, ce->cur, c->ts_ns, &ce->res);
+			cgroup_acc_add(s, c, ce);
 		} else {
 			memset(&ce->res, 0, sizeof(ce->res));
 			ce->res.status = UTIL_NO_DATA;
@@ -1285,6 +1532,14 @@ void drm_scan_free(struct drm_scan *s)
 	for (i = 0; i < s->nnames; i++)
 		free(s->names[i]);
 	free(s->names);
+	for (i = 0; i < s->ncgroups; i++) {
+		free(s->cgroups[i]->path);
+		free(s->cgroups[i]->name);
+		free(s->cgroups[i]);
+	}
+	free(s->cgroups);
+	free(s->cg_hash);
+	free(s->acc);
 	free(s->pids);
 	free(s->unreadable);
 	free(s->buf);

@@ -16,10 +16,21 @@
 
 struct pmu_set;
 
+/*
+ * A cgroup v2 path ("0::" line of /proc/PID/cgroup), one copy for all the
+ * processes in it (see drm_scan_cgroup()); kept until drm_scan_free().
+ */
+struct drm_cgroup {
+	char *path;		/* "" when unknown (no v2 line, unreadable) */
+	char *name;		/* friendly name, see cgroup_friendly_name() */
+};
+
 struct drm_fdref {
 	pid_t pid;
 	int fd;
 	char *comm;
+	/* its process's cgroup, read at discovery; in drm_scan.cgroups */
+	const struct drm_cgroup *cgroup;
 	int info_fd;		/* its fdinfo file kept open, or -1 */
 	unsigned long seen;	/* refresh generation it was last seen in */
 };
@@ -33,6 +44,7 @@ struct client_engine {
 	const struct fdinfo_engine *cur;	/* into client->info */
 	struct util_result res;
 	struct util_hist hist;
+	unsigned int acc;	/* drm_scan.acc[acc - 1] it adds to, 0: none */
 };
 
 struct drm_client {
@@ -53,6 +65,7 @@ struct drm_client {
 	unsigned long upd_gen;	/* ... of the latest figures in eng[] */
 	bool info_moved;	/* info replaced since eng[] last followed it */
 	size_t nagg;		/* a view's aggregate: clients summed, else 0 */
+	size_t nproc;		/* ... and the processes holding them */
 };
 
 /*
@@ -103,6 +116,17 @@ struct drm_scan {
 	 */
 	char **names;
 	size_t nnames, cap_names;
+	/* The cgroups of the processes seen, hashed on their path. */
+	struct drm_cgroup **cgroups;
+	size_t ncgroups, cap_cgroups;
+	struct drm_cgroup **cg_hash;
+	size_t cg_hash_size;
+	/*
+	 * Engine time per device, cgroup and engine class, accumulated over
+	 * every client ever seen in the cgroup (see cgroup_acc_add()).
+	 */
+	struct drm_cgroup_acc *acc;
+	size_t nacc, cap_acc;
 
 	pid_t *pids;		/* sorted listing of the previous refresh */
 	size_t npids, cap_pids;
@@ -134,7 +158,45 @@ struct drm_scan {
 	size_t key_cap;
 };
 
+/*
+ * The busy time of an engine class in a cgroup on a device, summed over
+ * the engines of the class and over the clients of the cgroup, from their
+ * first sample to their last: it only grows, whatever clients come and go.
+ */
+struct drm_cgroup_acc {
+	const char *devname;		/* in drm_scan.names */
+	const char *driver;		/* in drm_scan.names */
+	const struct drm_cgroup *cgroup;
+	const char *engine;		/* in drm_scan.names */
+	uint64_t busy_ns;
+	unsigned long gen;		/* refresh it last grew in */
+};
+
 uint64_t now_ns(void);
+
+/*
+ * The cgroup a client counts in: that of its first (lowest) pid. A client
+ * shared by processes of several cgroups counts in one, so that the rows
+ * of the cgroup view add up to the device's.
+ */
+static inline const struct drm_cgroup *
+client_cgroup(const struct drm_client *c)
+{
+	return c->nfds ? c->fds[0].cgroup : NULL;
+}
+
+/*
+ * The short name of a cgroup path: a container's id shortened to 12 hex
+ * digits as docker and podman show it (docker-<id>.scope, libpod-<id>.scope,
+ * cri-containerd-<id>.scope, crio-<id>.scope, or a last component of 64 hex
+ * digits), else the last component (foo.service, session-3.scope); "/" for
+ * the root, "-" for an unknown path.
+ */
+void cgroup_friendly_name(const char *path, char *buf, size_t size);
+/* Whether path is prefix or below it (component-wise, "/" is every path). */
+bool cgroup_match(const char *path, const char *prefix);
+/* The copy of path in s->cgroups, added if new; NULL without memory. */
+const struct drm_cgroup *drm_scan_cgroup(struct drm_scan *s, const char *path);
 
 struct drm_scan *drm_scan_new(const char *proc_root);
 void drm_scan_free(struct drm_scan *s);

@@ -3,6 +3,7 @@
  * Interactive ncurses view of drmtop
  */
 #include <limits.h>
+#include <math.h>
 #include <ncurses.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,8 @@
 
 #define BAR_W 10
 #define CELL_W (BAR_W + 10)	/* "[" bar "] " "100.0%" "!" */
+#define COMPACT_W 8		/* " 100.0%!": no bar, where the bars do not fit */
+#define NOTE_W 18		/* " (+N idle engines)" */
 #define ENG_BAR_W 7
 #define ENG_W (ENG_BAR_W + 19)	/* name " [" bar "] " "100.0%" "!" */
 #define MEM_W 10		/* a memory column: "%9s " */
@@ -37,6 +40,7 @@ struct layout {
 	int rows;		/* content rows counted so far */
 	int sel_row;		/* content row of the selected client, or -1 */
 	int sel_top;		/* first row to show with it */
+	const struct drm_client *sel;	/* the selected row's client */
 };
 
 /* Count the next content row; its screen line, or -1 if not shown. */
@@ -71,10 +75,10 @@ static void strv_add_unique(struct strv *sv, const char *s)
 /* The memory columns show resident memory, not total ('m' toggles). */
 static bool mem_resident;
 
-/* What a row is: a client, a process or a device ('v' cycles). */
+/* What a row is: a client, a process, a device or a cgroup ('v' cycles). */
 static enum view_mode view;
 static const char *const view_names[VIEW_MODES] = {
-	"clients", "processes", "devices",
+	"clients", "processes", "devices", "cgroups",
 };
 
 /*
@@ -143,12 +147,50 @@ static int cols_left(void)
 	return COLS - getcurx(stdscr);
 }
 
-static void draw_cell(int y, int x, const struct client_engine *e)
+/* Columns put_str() takes for all of s. */
+static int str_width(const char *s, enum str_esc esc)
+{
+	size_t len = s ? strlen(s) : 0, n, on;
+	char one[STR_ESC_MAX];
+	int used = 0;
+
+	while (len) {
+		n = str_escape_char(s, len, esc, one, &on);
+		used += str_cols(one, on);
+		s += n;
+		len -= n;
+	}
+	return used;
+}
+
+/*
+ * An engine cell of w columns (its blank included): "[bar] pct", or the
+ * percentage alone when compact. '-' is no value yet (a first sample, a
+ * counter gone backwards, no time between the samples), "n/a" no data at
+ * all (the client's file has no counter for the class).
+ */
+static void draw_cell(int y, int x, int w, bool compact,
+		      const struct client_engine *e)
 {
 	int i, fill;
 
 	if (!e) {
-		mvprintw(y, x, "%*s", CELL_W - 1, "");
+		mvprintw(y, x, "%*s", w - 1, "");
+		return;
+	}
+	if (compact) {
+		move(y, x);
+		printw("%*s", w - COMPACT_W, "");
+		if (e->res.status == UTIL_OK) {
+			if (e->res.over)
+				attron(A_BOLD);
+			printw(" %5.1f%%%c", e->res.pct, e->res.over ? '!' : ' ');
+			if (e->res.over)
+				attroff(A_BOLD);
+		} else {
+			printw(e->res.status == UTIL_NO_DATA ? "    n/a " :
+			       "      - ");
+		}
 		return;
 	}
 	mvaddch(y, x, '[');
@@ -168,8 +210,9 @@ static void draw_cell(int y, int x, const struct client_engine *e)
 		if (e->res.over)
 			attroff(A_BOLD);
 	} else {
-		printw("      - ");
+		printw(e->res.status == UTIL_NO_DATA ? "    n/a " : "      - ");
 	}
+	printw("%*s", w - CELL_W, "");
 }
 
 /* The engine header of a device: its PMU's engines, or why there are none. */
@@ -229,9 +272,10 @@ static void draw_engines(struct layout *l, const struct drm_scan *s,
  * for HIST_NS.
  */
 #define HIST_NS		60000000000ull
-#define HIST_LABEL_W	10	/* "  " name, padded */
+#define HIST_LABEL_W	10	/* "  " name, padded: the least, names are not cut */
 #define HIST_VALUE_W	8	/* " 100.0%" */
 
+/* pct is NAN where the series had no value: nothing is drawn after it */
 struct hist_point {
 	uint64_t t_ns;
 	float pct;
@@ -244,6 +288,7 @@ struct hist_series {
 	size_t first, n, cap;
 	double acc;		/* this refresh's sum */
 	bool touched;		/* acc holds a value this refresh */
+	uint64_t last_ok_ns;	/* of its latest point with a value */
 };
 
 static struct hist_series *hist;
@@ -350,13 +395,22 @@ static void hist_record(const struct drm_scan *s, uint64_t t)
 			h->touched = true;
 		}
 	}
-	/* a series without a point for a whole window is forgotten */
+	/*
+	 * A series without a value this refresh (its clients' counters
+	 * stopped, or they are gone) gets a point without one: its graph
+	 * stops there, and its value shows '-' as its rows do. One without
+	 * a value for a whole window is forgotten.
+	 */
 	for (k = 0; k < nhist;) {
 		struct hist_series *h = &hist[k];
 
-		if (h->touched)
+		if (h->touched) {
 			hist_push(h, t, h->acc);
-		if (h->touched || (h->n && h->p[h->first + h->n - 1].t_ns + HIST_NS >= t)) {
+			h->last_ok_ns = t;
+		} else if (h->n && !isnan(h->p[h->first + h->n - 1].pct)) {
+			hist_push(h, t, NAN);
+		}
+		if (h->touched || h->last_ok_ns + HIST_NS >= t) {
 			k++;
 			continue;
 		}
@@ -411,6 +465,10 @@ static void draw_spark(const struct hist_series *h, int w, uint64_t now,
 			continue;
 		}
 		v = p[k - 1].pct;
+		if (isnan(v)) {
+			addch(' ');
+			continue;
+		}
 		v = v < 0 ? 0 : v > 100 ? 100 : v;
 		lvl = (int)(v * 8 / 100.0);
 		if (lvl > 7)
@@ -425,10 +483,17 @@ static void draw_spark(const struct hist_series *h, int w, uint64_t now,
 /* The device view: a row of history per engine class, then per instance. */
 static void draw_history(struct layout *l, const char *dev, enum str_esc esc)
 {
-	int w = COLS - HIST_LABEL_W - HIST_VALUE_W, y, pass;
+	int lw = HIST_LABEL_W, w, y, pass;
 	uint64_t now = now_ns();
+	float last;
 	size_t k;
 
+	/* the labels' column fits the longest name (video-enhance) */
+	for (k = 0; k < nhist; k++)
+		if (!strcmp(hist[k].dev, dev) && hist[k].n &&
+		    str_width(hist[k].name, esc) + 3 > lw)
+			lw = str_width(hist[k].name, esc) + 3;
+	w = COLS - lw - HIST_VALUE_W;
 	if (w < 1)
 		return;
 	for (pass = 0; pass < 2; pass++) {
@@ -441,9 +506,13 @@ static void draw_history(struct layout *l, const char *dev, enum str_esc esc)
 			if (y < 0)
 				continue;
 			move(y, 2);
-			put_str(h->name, HIST_LABEL_W - 3, HIST_LABEL_W - 2, esc);
+			put_str(h->name, lw - 3, lw - 2, esc);
 			draw_spark(h, w, now, esc == STR_ESC_TEXT);
-			printw(" %5.1f%%", h->p[h->first + h->n - 1].pct);
+			last = h->p[h->first + h->n - 1].pct;
+			if (isnan(last))
+				printw("      -");
+			else
+				printw(" %5.1f%%", last);
 		}
 	}
 }
@@ -453,26 +522,25 @@ static void draw_help(void)
 	static const char *const lines[] = {
 		"drmtop - per client GPU usage from DRM fdinfo",
 		"",
-		"  q            quit",
-		"  h ?          this help (any key returns)",
+		"  q quit   h ? this help (any key returns)   space p pause / resume",
 		"  Up Down k j  move the selection bar; PgUp PgDn a page; Home End",
-		"  space p      pause / resume",
-		"  < > arrows   previous / next sort column",
-		"  r            reverse sort order",
+		"  < > arrows   previous / next sort column;  r  reverse sort order",
 		"  f            set filter: driver=X device=X pid=N comm=X or text",
-		"  c            clear filter",
+		"  C            cgroup filter: a cgroup v2 path, the rows in it or below",
+		"  c            clear the filters",
 		"  m            memory columns: total / resident",
-		"  v            view: clients / processes / devices (+ last minute)",
+		"  v            view: clients / processes / devices (+ last minute) /",
+		"               cgroups (PR processes, CL clients; full path below)",
 		"  + -          longer / shorter refresh delay",
 		"",
-		"Engine cells: [bar] percent; '-' = no value yet (first sample,",
-		"counter went backwards or time base did not advance); '!' = above",
-		"100% (reported by the driver, not clamped).",
+		"Engine cells: [bar] percent, the percent alone if bars do not fit; '-' =",
+		"no value yet (first sample, counter went backwards, time base stopped);",
+		"'n/a' = no counter; '!' = above 100% (not clamped); ccs x4: capacity 4.",
 		"A column per memory region: drm-total-<region> (or the legacy",
 		"drm-memory-<region>), or with 'm' drm-resident-<region>; '-' = none.",
 		"Under a device's name: the busyness of each engine instance from",
 		"its perf PMU (engine-active-ticks / engine-total-ticks), or why not.",
-		"Views sum clients per process and device, or per device (CL: count).",
+		"Views sum clients per process, device or cgroup (CL: count).",
 	};
 	size_t i;
 
@@ -489,15 +557,148 @@ static void draw_help(void)
 	refresh();
 }
 
+/*
+ * A column of a device's table: an engine class, with its capacity when
+ * above 1 ("ccs×4", ASCII "ccs x4"), or a memory region. w is its width,
+ * the blank after it included: labels are never cut.
+ */
+struct col {
+	const char *name;
+	char label[96];
+	int w;
+	bool busy;		/* a row of the device has it above 0 % */
+	bool shown;
+};
+
+struct cols {
+	struct col *v;
+	size_t n, cap;
+};
+
+static struct col *cols_add(struct cols *cs, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < cs->n; i++)
+		if (!strcmp(cs->v[i].name, name))
+			return &cs->v[i];
+	if (cs->n == cs->cap) {
+		size_t cap = cs->cap ? cs->cap * 2 : 8;
+		struct col *v = realloc(cs->v, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		cs->v = v;
+		cs->cap = cap;
+	}
+	memset(&cs->v[cs->n], 0, sizeof(*cs->v));
+	cs->v[cs->n].name = name;	/* borrowed */
+	return &cs->v[cs->n++];
+}
+
+/*
+ * Which columns fit in avail columns, and whether the engine cells are
+ * compact: every engine with its bar and every region if they fit, else
+ * compact engine cells; if those do not all fit either, the busy engines
+ * first, then the regions, then the idle engines, as many as fit.
+ */
+static bool fit_cols(struct cols *engs, struct cols *regs, int avail,
+		     enum str_esc esc)
+{
+	int full = 0, comp = 0, reg = 0, used = 0, lw, pass;
+	bool compact;
+	size_t j;
+
+	for (j = 0; j < regs->n; j++) {
+		lw = str_width(regs->v[j].name, esc) + 1;
+		regs->v[j].w = lw > MEM_W ? lw : MEM_W;
+		reg += regs->v[j].w;
+	}
+	for (j = 0; j < engs->n; j++) {
+		lw = str_width(engs->v[j].label, esc) + 1;
+		full += lw > CELL_W ? lw : CELL_W;
+		comp += lw > COMPACT_W ? lw : COMPACT_W;
+	}
+	compact = full + reg > avail;
+	for (j = 0; j < engs->n; j++) {
+		lw = str_width(engs->v[j].label, esc) + 1;
+		engs->v[j].w = compact ? (lw > COMPACT_W ? lw : COMPACT_W) :
+					 (lw > CELL_W ? lw : CELL_W);
+		engs->v[j].shown = !compact || comp + reg <= avail;
+	}
+	for (j = 0; j < regs->n; j++)
+		regs->v[j].shown = !compact || comp + reg <= avail;
+	if (!compact || comp + reg <= avail)
+		return compact;
+	avail -= NOTE_W;	/* room to say what is not shown */
+	for (pass = 0; pass < 3; pass++) {
+		struct cols *cs = pass == 1 ? regs : engs;
+
+		for (j = 0; j < cs->n; j++) {
+			struct col *c = &cs->v[j];
+
+			if ((pass == 0 && !c->busy) || (pass == 2 && c->busy))
+				continue;
+			c->shown = used + c->w <= avail;
+			if (c->shown)
+				used += c->w;
+		}
+	}
+	return compact;
+}
+
+/* Column headers of the table and the columns that do not fit. */
+static void draw_col_heads(int y, const struct cols *engs,
+			   const struct cols *regs, enum str_esc esc)
+{
+	size_t j, hidden = 0, hidden_busy = 0, hidden_regs = 0;
+	int x, w;
+
+	for (j = 0; j < engs->n; j++) {
+		if (!engs->v[j].shown) {
+			hidden++;
+			hidden_busy += engs->v[j].busy;
+			continue;
+		}
+		put_str(engs->v[j].label, engs->v[j].w - 1, engs->v[j].w, esc);
+	}
+	for (j = 0; j < regs->n; j++) {
+		if (!regs->v[j].shown) {
+			hidden_regs++;
+			continue;
+		}
+		/* right aligned like the values */
+		x = getcurx(stdscr);
+		w = str_width(regs->v[j].name, esc);
+		printw("%*s", regs->v[j].w - 1 - w, "");
+		put_str(regs->v[j].name, regs->v[j].w - 1, 0, esc);
+		addch(' ');
+		move(y, x + regs->v[j].w);
+	}
+	if (hidden)
+		printw(" (+%zu %sengines)", hidden, hidden_busy ? "" : "idle ");
+	if (hidden_regs)
+		printw(" (+%zu regions)", hidden_regs);
+	if (!engs->n)
+		printw(" (no engine data)");
+}
+
+/* The name of a row's cgroup for the cgroup column and view. */
+static const char *row_cgroup_name(const struct drm_client *c)
+{
+	return c->fds[0].cgroup ? c->fds[0].cgroup->name : "-";
+}
+
 /* The scrolled part: devices, their engines and clients, in layout rows. */
 static void draw_body(struct layout *l, struct drm_scan *s,
 		      struct drm_client **v, size_t n, const struct strv *devs,
 		      size_t sel, const struct view_opts *vo)
 {
 	enum str_esc esc = str_esc_text();
-	struct strv engs = { 0 }, regs = { 0 };
+	struct cols engs = { 0 }, regs = { 0 };
 	size_t i, j, d, shown = 0;
-	int y, x, nregs;
+	int y, x, cgw = 0, lead;
+	bool compact;
 	uint64_t bytes;
 	char b1[32];
 
@@ -506,13 +707,41 @@ static void draw_body(struct layout *l, struct drm_scan *s,
 		y = layout_row(l);
 		if (y >= 0)
 			mvprintw(y, 2, "No DRM clients%s.",
-				 vo->filter ? " match the filter" : " found");
+				 vo->filter || vo->cgroup ? " match the filter" :
+				 " found");
 	}
+	/*
+	 * The cgroup column (client and process views), or the name column
+	 * of the cgroup view: as wide as the longest name, up to a third of
+	 * the screen (the selected row's full path is on its own line).
+	 */
+	for (i = 0; i < n; i++) {
+		const struct drm_cgroup *cg = v[i]->fds[0].cgroup;
+		int w;
+
+		if (view == VIEW_DEVICE || !cg || (!*cg->path && view != VIEW_CGROUP))
+			continue;
+		w = str_width(cg->name, esc) + 1;
+		if (w > cgw)
+			cgw = w;
+	}
+	if (cgw) {
+		int most = view == VIEW_CGROUP ? COLS / 3 : COLS / 5;
+
+		if (cgw < 7)
+			cgw = 7;
+		if (cgw > most)
+			cgw = most > 7 ? most : 7;
+	}
+	if (view == VIEW_CGROUP)
+		lead = cgw + 10;	/* NAME, PR, CL */
+	else
+		lead = (view == VIEW_CLIENT ? 25 : 30) + cgw;
 	for (d = 0; d < devs->n; d++) {
 		const struct pmu_dev *pd = pmu_find_dev(s->pmu, devs->v[d]);
 		const char *driver = pd && pd->driver ? pd->driver : "?";
 		bool clients = false;
-		int ncols, dev_row, lead = view == VIEW_CLIENT ? 25 : 30;
+		int dev_row;
 
 		engs.n = 0;
 		regs.n = 0;
@@ -521,22 +750,31 @@ static void draw_body(struct layout *l, struct drm_scan *s,
 				continue;
 			driver = v[i]->info.driver;
 			clients = true;
-			for (j = 0; j < v[i]->neng; j++)
-				if (v[i]->eng[j].cur)
-					strv_add_unique(&engs, v[i]->eng[j].name);
+			for (j = 0; j < v[i]->neng; j++) {
+				const struct client_engine *e = &v[i]->eng[j];
+				struct col *c;
+
+				if (!e->cur)
+					continue;
+				c = cols_add(&engs, e->name);
+				if (!c)
+					continue;
+				if (e->res.status == UTIL_OK && e->res.pct > 0)
+					c->busy = true;
+				if (e->res.capacity > 1 && !c->label[0])
+					snprintf(c->label, sizeof(c->label),
+						 "%s%s%llu", e->name,
+						 esc == STR_ESC_TEXT ? "\u00d7" : " x",
+						 (unsigned long long)e->res.capacity);
+			}
 			for (j = 0; j < v[i]->info.n_regions; j++)
-				strv_add_unique(&regs,
-						v[i]->info.regions[j].name);
+				cols_add(&regs, v[i]->info.regions[j].name);
 		}
-		/* a column of 10 per region, what is left for the engines */
-		nregs = (COLS - lead) / MEM_W;
-		if (nregs > (int)regs.n)
-			nregs = regs.n;
-		if (nregs < 0)
-			nregs = 0;
-		ncols = (COLS - lead - nregs * MEM_W) / CELL_W;
-		if (ncols < 0)
-			ncols = 0;
+		for (j = 0; j < engs.n; j++)
+			if (!engs.v[j].label[0])
+				snprintf(engs.v[j].label, sizeof(engs.v[j].label),
+					 "%s", engs.v[j].name);
+		compact = fit_cols(&engs, &regs, COLS - lead, esc);
 		layout_row(l);		/* a blank line between devices */
 		dev_row = l->rows;
 		y = layout_row(l);
@@ -557,29 +795,20 @@ static void draw_body(struct layout *l, struct drm_scan *s,
 		y = layout_row(l);
 		if (y >= 0) {
 			attron(A_UNDERLINE);
-			mvprintw(y, 0, "%8s %-15s", view == VIEW_DEVICE ? "" :
-				 "PID", view == VIEW_DEVICE ? "" : "COMM");
-			if (view != VIEW_CLIENT)
-				printw("%4s ", "CL");
-			for (j = 0; j < engs.n && (int)j < ncols; j++)
-				put_str(engs.v[j], CELL_W - 1, CELL_W, esc);
-			for (j = 0; j < (size_t)nregs; j++) {
-				x = getcurx(stdscr);
-				put_str(regs.v[j], MEM_W - 1, 0, esc);
-				/* right aligned like the values */
-				if (getcurx(stdscr) - x < MEM_W - 1) {
-					int w = getcurx(stdscr) - x;
-
-					move(y, x);
-					printw("%*s", MEM_W - 1 - w, "");
-					put_str(regs.v[j], MEM_W - 1, 0, esc);
-				}
-				addch(' ');
+			move(y, 0);
+			if (view == VIEW_CGROUP) {
+				put_str("CGROUP", cgw - 1, cgw, esc);
+				printw("%4s %4s ", "PR", "CL");
+			} else {
+				printw("%8s %-16s", view == VIEW_DEVICE ? "" :
+				       "PID", view == VIEW_DEVICE ? "" : "COMM");
+				if (view != VIEW_CLIENT)
+					printw("%4s ", "CL");
+				if (cgw)
+					put_str("CGROUP", cgw - 1, cgw, esc);
 			}
-			if ((int)engs.n > ncols)
-				printw(" (+%zu engines)", engs.n - ncols);
-			if ((int)regs.n > nregs)
-				printw(" (+%zu regions)", regs.n - nregs);
+			move(y, lead);
+			draw_col_heads(y, &engs, &regs, esc);
 			attroff(A_UNDERLINE);
 		}
 		for (i = 0; i < n; i++) {
@@ -592,33 +821,49 @@ static void draw_body(struct layout *l, struct drm_scan *s,
 			if (shown++ == sel) {
 				l->sel_row = l->rows;
 				l->sel_top = first ? dev_row : l->rows;
+				l->sel = c;
 			}
 			y = layout_row(l);
 			if (y < 0)
 				continue;
 			if (shown - 1 == sel)
 				attron(A_REVERSE);
-			if (view == VIEW_DEVICE)
-				mvprintw(y, 0, "%8s ", "all");
-			else
-				mvprintw(y, 0, "%8d ", (int)c->fds[0].pid);
-			put_str(c->fds[0].comm, 15, 16, esc);
-			if (view != VIEW_CLIENT)
-				printw("%4zu ", c->nagg);
+			move(y, 0);
+			if (view == VIEW_CGROUP) {
+				put_str(row_cgroup_name(c), cgw - 1, cgw, esc);
+				printw("%4zu %4zu ", c->nproc, c->nagg);
+			} else {
+				if (view == VIEW_DEVICE)
+					printw("%8s ", "all");
+				else
+					printw("%8d ", (int)c->fds[0].pid);
+				put_str(c->fds[0].comm, 15, 16, esc);
+				if (view != VIEW_CLIENT)
+					printw("%4zu ", c->nagg);
+				if (cgw)
+					put_str(row_cgroup_name(c), cgw - 1, cgw,
+						esc);
+			}
 			x = lead;
-			for (j = 0; j < engs.n && (int)j < ncols; j++) {
-				draw_cell(y, x, client_engine(c, engs.v[j]));
-				x += CELL_W;
+			for (j = 0; j < engs.n; j++) {
+				if (!engs.v[j].shown)
+					continue;
+				draw_cell(y, x, engs.v[j].w, compact,
+					  client_engine(c, engs.v[j].name));
+				x += engs.v[j].w;
 			}
 			move(y, x);
-			for (j = 0; j < (size_t)nregs; j++) {
-				if (region_mem(c, regs.v[j], &bytes))
+			for (j = 0; j < regs.n; j++) {
+				if (!regs.v[j].shown)
+					continue;
+				if (region_mem(c, regs.v[j].name, &bytes))
 					fmt_bytes(b1, sizeof(b1), bytes);
 				else
 					snprintf(b1, sizeof(b1), "-");
-				printw("%*s ", MEM_W - 1, b1);
+				printw("%*s ", regs.v[j].w - 1, b1);
 			}
-			if (c->nfds > 1 && c->fds[c->nfds - 1].pid != c->fds[0].pid)
+			if (view != VIEW_CGROUP && c->nfds > 1 &&
+			    c->fds[c->nfds - 1].pid != c->fds[0].pid)
 				printw(" +pids");
 			if (shown - 1 == sel) {
 				/* the bar spans the line */
@@ -646,7 +891,9 @@ static void draw(struct drm_scan *s, const struct view_opts *vo, double delay,
 	struct strv devs = { 0 };
 	enum str_esc esc = str_esc_text();
 	struct layout l = { 0 };
-	int y = 0, last;
+	int y = 0, last, path_lines = 0, pw, i2;
+	const char *path = "-";
+	char title[1024];
 
 	erase();
 	if (view != VIEW_CLIENT) {
@@ -667,15 +914,20 @@ static void draw(struct drm_scan *s, const struct view_opts *vo, double delay,
 		    pmu_dev_match(s->pmu->devs[i], vo->filter, v, n))
 			strv_add_unique(&devs, s->pmu->devs[i]->name);
 	attron(A_REVERSE);
-	mvprintw(y, 0, "drmtop  clients %zu  devices %zu  ", nclients, devs.n);
-	if (view != VIEW_CLIENT)
-		printw("view %s  ", view_names[view]);
-	printw("delay %.1fs  sort ", delay);
-	put_str(vo->sort ? vo->sort : "busy", cols_left(), 0, esc);
-	printw("%s  filter ", vo->reverse ? " (rev)" : "");
-	put_str(vo->filter ? vo->filter : "-", cols_left(), 0, esc);
-	printw("  mem %s%s", mem_resident ? "resident" : "total",
-	       paused ? "  [PAUSED]" : "");
+	/* one line, cut at the screen's width: a wrapped title hid a row */
+	snprintf(title, sizeof(title),
+		 "drmtop  clients %zu  devices %zu  %s%s%s%s%s%sdelay %.1fs  sort %s%s  filter %s  mem %s%s",
+		 nclients, devs.n, view != VIEW_CLIENT ? "view " : "",
+		 view != VIEW_CLIENT ? view_names[view] : "",
+		 view != VIEW_CLIENT ? "  " : "",
+		 vo->cgroup ? "cgroup " : "", vo->cgroup ? vo->cgroup : "",
+		 vo->cgroup ? "  " : "", delay,
+		 vo->sort ? vo->sort : "busy", vo->reverse ? " (rev)" : "",
+		 vo->filter ? vo->filter : "-",
+		 mem_resident ? "resident" : "total",
+		 paused ? "  [PAUSED]" : "");
+	move(y, 0);
+	put_str(title, COLS, 0, esc);
 	clrtoeol();
 	attroff(A_REVERSE);
 	y++;
@@ -694,7 +946,19 @@ static void draw(struct drm_scan *s, const struct view_opts *vo, double delay,
 	l.top = y;
 	l.sel_row = -1;
 	draw_body(&l, s, v, n, &devs, *sel, vo);
-	l.h = LINES - 1 - y > 0 ? LINES - 1 - y : 0;
+	/*
+	 * The cgroup view: the selected row's full path above the key line,
+	 * on as many lines as it takes (three at most).
+	 */
+	if (view == VIEW_CGROUP) {
+		if (l.sel && l.sel->fds[0].cgroup && *l.sel->fds[0].cgroup->path)
+			path = l.sel->fds[0].cgroup->path;
+		pw = str_width(path, esc) + 7;
+		path_lines = COLS > 0 ? (pw + COLS - 1) / COLS : 1;
+		if (path_lines > 3)
+			path_lines = 3;
+	}
+	l.h = LINES - 1 - path_lines - y > 0 ? LINES - 1 - path_lines - y : 0;
 	if (*scroll > l.rows - l.h)
 		*scroll = l.rows - l.h;	/* End, PgDn: not past the last row */
 	if (l.sel_row >= 0 && l.sel_row >= *scroll + l.h)
@@ -708,6 +972,30 @@ static void draw(struct drm_scan *s, const struct view_opts *vo, double delay,
 	l.scroll = *scroll;
 	l.rows = 0;
 	draw_body(&l, s, v, n, &devs, *sel, vo);
+	if (path_lines && LINES > path_lines + 1) {
+		move(LINES - 1 - path_lines, 0);
+		addstr("cgroup ");
+		/* put_str() cuts at the end of a line: a line at a time */
+		for (i2 = 0; i2 < path_lines && *path; i2++) {
+			size_t len = strlen(path), nb, on, used;
+			char one[STR_ESC_MAX];
+			int w = 0, cw, room;
+
+			move(LINES - 1 - path_lines + i2, i2 ? 0 : 7);
+			room = cols_left();
+			for (used = 0; used < len; used += nb) {
+				nb = str_escape_char(path + used, len - used, esc,
+						     one, &on);
+				cw = str_cols(one, on);
+				if (w + cw > room)
+					break;
+				addnstr(one, on);
+				w += cw;
+			}
+			path += used;
+			clrtoeol();
+		}
+	}
 
 	mvprintw(LINES - 1, 0, "q quit  h help  v view  space pause  <> sort  f filter");
 	if (l.rows) {
@@ -755,8 +1043,8 @@ static char *prompt(const char *what)
 	return buf[0] ? strdup(buf) : NULL;
 }
 
-int tui_run(struct drm_scan *s, double delay, char **filter, char **sort,
-	    bool *reverse, const char *proc_root, atomic_bool *stop,
+int tui_run(struct drm_scan *s, double delay, char **filter, char **cgroup,
+	    char **sort, bool *reverse, const char *proc_root, atomic_bool *stop,
 	    unsigned long count)
 {
 	struct strv cols = { 0 };
@@ -773,7 +1061,8 @@ int tui_run(struct drm_scan *s, double delay, char **filter, char **sort,
 	curs_set(0);
 
 	while (!quit && !atomic_load(stop)) {
-		struct view_opts vo = { *filter, *sort, *reverse, false };
+		struct view_opts vo = { *filter, *sort, *reverse, false,
+					*cgroup };
 		uint64_t t = now_ns();
 		int ch;
 
@@ -902,6 +1191,18 @@ int tui_run(struct drm_scan *s, double delay, char **filter, char **sort,
 		case 'c':
 			free(*filter);
 			*filter = NULL;
+			free(*cgroup);
+			*cgroup = NULL;
+			break;
+		case 'C':
+			free(*cgroup);
+			*cgroup = prompt("cgroup (a path from /, empty for all): ");
+			if (*cgroup && **cgroup != '/') {
+				free(*cgroup);
+				*cgroup = NULL;
+			}
+			sel = 0;
+			scroll = 0;
 			break;
 		case '+':
 			delay = delay * 2 > 3600 ? 3600 : delay * 2;

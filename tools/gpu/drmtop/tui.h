@@ -12,10 +12,11 @@
 
 /*
  * Runs until 'q', until *stop is set (by a signal) or, if count is not 0,
- * for count refreshes; filter and sort may be replaced (malloced strings).
+ * for count refreshes; filter, cgroup and sort may be replaced (malloced
+ * strings).
  */
-int tui_run(struct drm_scan *s, double delay, char **filter, char **sort,
-	    bool *reverse, const char *proc_root, atomic_bool *stop,
+int tui_run(struct drm_scan *s, double delay, char **filter, char **cgroup,
+	    char **sort, bool *reverse, const char *proc_root, atomic_bool *stop,
 	    unsigned long count);
 
 #endif

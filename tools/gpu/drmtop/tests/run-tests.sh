@@ -121,6 +121,15 @@ t "check: bad --interval exit 2" test $? -eq 2
 $CHK "$T/does-not-exist" >"$T/c.out" 2>&1
 t "check: unreadable file reported, exit 1" test $? -eq 1
 
+# 2^64 bytes in KiB or MiB: out of range, for the checker as for drmtop
+printf 'drm-driver:\tx\ndrm-total-a:\t%s KiB\ndrm-total-b:\t%s MiB\ndrm-total-c:\t%s KiB\n' \
+	18014398509481984 17592186044416 18014398509481983 >"$T/big64.txt"
+$CHK "$T/big64.txt" >"$T/c.out" 2>&1
+rc=$?
+t "check: 2^64 bytes as KiB and MiB out of range (exit $rc)" test $rc -eq 1 -a \
+	"$(grep -c 'value does not fit in 64 bits as bytes' "$T/c.out")" -eq 2
+t "check: 2^64 - 1 KiB bytes in range" lacks "$T/c.out" "line 4:"
+
 mkdir -p "$T/proc/42/fdinfo"
 cp "$F/simgpu.txt" "$T/proc/42/fdinfo/3"
 $CHK -q --proc-root "$T/proc" 42:3 >/dev/null 2>&1
@@ -165,6 +174,10 @@ t "drmtop: --per-client without --prometheus rejected (exit 2)" test $? -eq 2
 $TOP --help >"$T/h" 2>&1
 t "drmtop: --help exit 0, documents metrics" test $? -eq 0 -a \
 	-n "$(grep drm_client_engine_cycles_total "$T/h")"
+$TOP -c relative/path -n 1 >/dev/null 2>"$T/e"
+t "drmtop: --cgroup needs a path from / (exit 2)" test $? -eq 2 -a -s "$T/e"
+t "drmtop: --help documents --cgroup and the cgroup series" test -n \
+	"$(grep -- '--cgroup PATH' "$T/h")" -a -n "$(grep drm_cgroup_engine_seconds_total "$T/h")"
 $TOP -p "$T/nope" -n 1 >/dev/null 2>"$T/e"
 t "drmtop: missing proc root is an error (exit 1)" test $? -eq 1
 timeout 30 $TOP -b -n 2 -d 0.05 >"$T/o" 2>"$T/e"
@@ -247,11 +260,13 @@ rc=$?
 wait
 t "drmtop json: exit 0 (exit $rc)" test $rc -eq 0
 t "drmtop json: no sanitizer report" clean "$T/e"
-t "drmtop json: one object per client per refresh" test "$(wc -l <"$T/json")" -eq 6
+t "drmtop json: one object per client per refresh" \
+	test "$(grep -c '"record":"client"' "$T/json")" -eq 6
 if command -v python3 >/dev/null 2>&1; then
 	python3 - "$T/json" >"$T/py" 2>&1 <<'EOPY'
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
+rows = [r for r in rows if r["record"] == "client"]
 by = {(r["refresh"], r["client_id"]): r for r in rows}
 a1, a2, b2 = by[(1, 7)], by[(2, 7)], by[(2, 9)]
 assert a1["engines"]["rcs"]["utilization"] is None
@@ -432,7 +447,8 @@ t "escape json: C1 as \\u009b, invalid bytes as \\ufffd each, never \\u00XX" \
 	-z "$(grep -F '\u00c' "$T/hj")"
 python3 - "$T/hj" >"$T/py" 2>&1 <<'EOPY'
 import json, sys
-rows = {r["client_id"]: r for r in map(json.loads, open(sys.argv[1], "rb"))}
+rows = {r["client_id"]: r for r in map(json.loads, open(sys.argv[1], "rb"))
+        if r["record"] == "client"}
 def comm(i):
     return rows[i]["fds"][0]["comm"]
 assert comm(30) == "\x1b]0;pwned\x07", comm(30)
@@ -565,6 +581,35 @@ t "cap drmtop: a FIFO as comm gives '?'" has "$T/z" "client=45 pids=45 comm=?"
 t "cap drmtop: the other clients are listed" test \
 	"$(grep -c 'client=7 pids=201 \|client=5 pids=204 ' "$T/z")" -eq 2
 
+# --- what users of other drivers see: i915 and panfrost (profiling off) ---
+# tests/proc-tree.py "engines" writes their fdinfo files; "feed" advances
+# the i915 client's counters every 0.1 s until DIR/stop exists.
+EN=$T/eng
+# fed_wait DIR: until the feeder has written its second sample
+fed_wait() {
+	i=0
+	rm -f "$1/step"
+	while [ "$(cat "$1/step" 2>/dev/null || echo 0)" -lt 2 ] && [ $i -lt 200 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+}
+python3 tests/proc-tree.py engines "$EN"
+rm -f "$EN/stop"
+python3 tests/proc-tree.py feed "$EN" &
+fed_wait "$EN"
+timeout -s KILL 60 $TOP -b -n 2 -d 0.3 -p "$EN" >"$T/eng.batch" 2>"$T/e"
+rc=$?
+touch "$EN/stop"
+wait
+t "engines batch: exit 0 (exit $rc)" test $rc -eq 0
+t "engines batch: a first sample has no value yet ('-')" \
+	grep -q '^0000:00:02.0 i915 .* video-enhance=- ' "$T/eng.batch"
+t "engines batch: no counter at all is 'n/a', from the first sample on" \
+	test "$(grep -c 'comm=glmark2 fragment=n/a vertex-tiler=n/a' "$T/eng.batch")" -eq 2
+t "engines batch: video-enhance and video per capacity" \
+	grep -q 'video=50.0% video-enhance=40.0% compute=0.0%' "$T/eng.batch"
+
 ./drmtop-bench --make-tree "$T/bench2" --pids 5 --fds 2 --dup
 
 # --- interactive mode: smoke test in a pseudo terminal ---
@@ -599,6 +644,95 @@ else
 	ok "drmtop tui: # SKIP script(1) not available"
 	ok "escape tui: # SKIP script(1) not available"
 fi
+
+# --- cgroups: a tree of services, a container and user sessions ---
+# tests/proc-tree.py writes the tree, the sums drmtop must show of it
+# (expected.json) and, with "feed", advances each client's counters by its
+# duty every 0.1 s until DIR/stop exists: the figures are exact in any window.
+CG=$T/cg
+python3 tests/proc-tree.py make "$CG"
+DEV="driver=\"simgpu\",device=\"0000:00:04.0\""
+DB="$DEV,cgroup=\"/system.slice/db.service\""
+GAME="$DEV,cgroup=\"/user.slice/user-1000.slice/user@1000.service/app.slice"
+GAME="$GAME/app-game.scope\""
+cg_feed() {
+	rm -f "$CG/stop"
+	python3 tests/proc-tree.py feed "$CG" &
+	fed_wait "$CG"
+}
+cg_stop() { touch "$CG/stop"; wait; }
+cg_feed
+timeout -s KILL 60 $TOP --prometheus -n 4 -d 0.3 -p "$CG" >"$T/cg.prom" 2>"$T/e"
+rc=$?
+timeout -s KILL 60 $TOP --json -n 3 -d 0.3 -p "$CG" >"$T/cg.json" 2>>"$T/e"
+rc=$((rc + $?))
+timeout -s KILL 60 $TOP -b -n 2 -d 0.3 -p "$CG" --cgroup /user.slice >"$T/cg.batch" 2>>"$T/e"
+rc=$((rc + $?))
+cg_stop
+t "cgroup: prometheus, json, batch exit 0 (exit $rc)" test $rc -eq 0
+t "cgroup: no sanitizer report" clean "$T/e"
+awk -v d="$T" '/^# HELP drm_clients /{n++} {print > (d "/cg" n ".prom")}' "$T/cg.prom"
+while IFS='|' read -r what line; do
+	t "cgroup prometheus: $what" has "$T/cg4.prom" "$line"
+done <<EOM
+clients per cgroup|drm_cgroup_clients{$DB} 2
+processes per cgroup|drm_cgroup_processes{$DB} 2
+utilisation per cgroup and class|drm_cgroup_engine_utilization_ratio{$DB,engine="rcs"} 0.250000
+memory per cgroup|drm_cgroup_memory_bytes{$DB,region="vram0",kind="total"} 3145728
+a shared client counts in its first process's cgroup|drm_cgroup_processes{$GAME} 2
+the counter's type|# TYPE drm_cgroup_engine_seconds_total counter
+EOM
+t "cgroup prometheus: one seconds series per cgroup and class (5)" \
+	test "$(grep -c '^drm_cgroup_engine_seconds_total{' "$T/cg4.prom")" -eq 5
+t "cgroup prometheus: one gauge per cgroup and class, not per client" \
+	test "$(grep -c '^drm_cgroup_engine_utilization_ratio{' "$T/cg4.prom")" -eq 5
+# the counter only grows
+python3 - "$T" >"$T/py" 2>&1 <<'EOPY'
+import re, sys
+d = sys.argv[1]
+vals = []
+for i in (1, 2, 3, 4):
+    txt = open("%s/cg%d.prom" % (d, i)).read()
+    m = re.search(r'^drm_cgroup_engine_seconds_total\{[^}]*'
+                  r'cgroup="/system.slice/db.service"[^}]*\} (\S+)$', txt, re.M)
+    vals.append(float(m[1]) if m else None)
+# none before a client's second sample
+assert vals[0] is None and None not in vals[1:], vals
+assert vals[1:] == sorted(vals[1:]) and vals[3] > vals[1] > 0, vals
+EOPY
+t "cgroup prometheus: engine seconds never go back, and grow" test $? -eq 0
+sed 's/^/# /' "$T/py"
+if command -v promtool >/dev/null 2>&1; then
+	promtool check metrics <"$T/cg4.prom" >"$T/pt" 2>&1
+	rc=$?
+	t "promtool check metrics: the cgroup series are valid and lint-clean (exit $rc)" \
+		test $rc -eq 0 -a ! -s "$T/pt"
+	sed 's/^/# /' "$T/pt"
+else
+	ok "promtool check metrics: cgroup series # SKIP promtool not installed"
+fi
+python3 - "$T/cg.json" "$CG/expected.json" >"$T/py" 2>&1 <<'EOPY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+exp = json.load(open(sys.argv[2]))["cgroups"]
+cl = [r for r in rows if r["record"] == "client" and r["refresh"] == 3]
+cg = {r["cgroup"]: r for r in rows if r["record"] == "cgroup" and r["refresh"] == 3}
+assert len(cl) == 9 and all(r["cgroup"] for r in cl), cl
+assert set(cg) == set(exp), (set(cg), set(exp))
+for path, e in exp.items():
+    r = cg[path]
+    assert r["name"] == e["name"] and r["clients"] == e["clients"], r
+    assert r["processes"] == e["processes"], r
+    assert abs(r["engines"]["rcs"]["utilization"] - e["rcs"]) < 1e-6, r
+    assert r["engines"]["rcs"]["engine_seconds"] > 0, r
+    assert r["memory"]["vram0"]["total"] == e["vram0"] << 20, r
+EOPY
+t "cgroup json: each client's cgroup, a record per cgroup with the tree's sums" \
+	test $? -eq 0
+sed 's/^/# /' "$T/py"
+t "cgroup batch: --cgroup /user.slice keeps the clients of the user's cgroups" \
+	test "$(grep -c ' cgroup=/user.slice/' "$T/cg.batch")" -eq 6 -a \
+	"$(grep -c ' cgroup=/system.slice' "$T/cg.batch")" -eq 0
 
 # --- interactive mode: navigation over 300 clients, in tmux ---
 # The pane is the terminal: capture-pane gives exactly what is on screen.
@@ -648,7 +782,7 @@ EOPY
 	t "tui nav 80x24: 24 lines, indicator, the rows it names" screen_ok 24 1000
 	# bench clients: 8 KiB total and 4 KiB resident "memory", 1 MiB total vram0
 	t "tui mem: a column per region, totals" test -n \
-		"$(grep -E '^ +PID COMM .* memory +vram0 ' "$T/pane")" -a -n \
+		"$(grep -E '^ +PID COMM .* memory +vram0( |$)' "$T/pane")" -a -n \
 		"$(grep -E '^ +1000 bench1000 .* 8\.0K +1\.0M *$' "$T/pane")"
 	t "tui mem: the title says total" has "$T/pane" "mem total"
 	$TM send-keys m
@@ -723,7 +857,12 @@ EOPY
 	t "tui views: help names 'v'" wait_pane 'v +view: clients'
 	$TM send-keys x
 	$TM send-keys v
-	t "tui views: 'v' a third time returns to the client view" \
+	t "tui views: 'v' a third time shows the cgroup view" \
+		wait_pane 'view cgroups .*sort'
+	t "tui views: no cgroup known: one row '-' of 2 processes, 6 clients" \
+		grep -Eq '^- +2 +6 .* 48\.0K +6\.0M *$' "$T/pane"
+	$TM send-keys v
+	t "tui views: 'v' a fourth time returns to the client view" \
 		wait_pane 'rows 1-9 of 9$'
 	t "tui views: client rows again" \
 		grep -Eq '^ +1000 bench1000 .* 8\.0K +1\.0M *$' "$T/pane"
@@ -739,27 +878,34 @@ EOPY
 	# then at 90%; the device view draws a sparkline of the last minute
 	./drmtop-bench --make-tree "$T/hist" --pids 1 --fds 1 >/dev/null
 	HF=$T/hist/1000/fdinfo/3
-	hc=0
-	htot=1000
-	# load BUSY STEPS: STEPS samples 0.1 s apart, BUSY of 1000 cycles busy
-	load() {
-		li=0
-		while [ $li -lt "$2" ]; do
-			hc=$((hc + $1))
-			htot=$((htot + 1000))
-			{
-				printf 'drm-driver:\tsimgpu\n'
-				printf 'drm-client-id:\t2\n'
-				printf 'drm-pdev:\t0000:00:04.0\n'
-				printf 'drm-cycles-rcs:\t%s\n' $hc
-				printf 'drm-total-cycles-rcs:\t%s\n' $htot
-				printf 'drm-total-memory:\t8 KiB\n'
-			} >"$HF.tmp"
-			mv "$HF.tmp" "$HF"
-			sleep 0.1
-			li=$((li + 1))
-		done
-	}
+	# The feeder, in the background until $HF.stop exists: a sample every
+	# 0.1 s, $HF.busy of its 1000 cycles busy. One process that does not
+	# fork: a refresh that sees no new sample ends the graph there.
+	hist_busy() { echo "$1" >"$HF.busy.tmp"; mv "$HF.busy.tmp" "$HF.busy"; }
+	hist_busy 0
+	python3 - "$HF" <<'EOPY' &
+import os, sys, time
+hf = sys.argv[1]
+c, tot = 0, 0
+while not os.path.exists(hf + ".stop"):
+    c += int(open(hf + ".busy").read())
+    tot += 1000
+    with open(hf + ".tmp", "w") as f:
+        f.write("drm-driver:\tsimgpu\ndrm-client-id:\t2\n"
+                "drm-pdev:\t0000:00:04.0\ndrm-cycles-rcs:\t%d\n"
+                "drm-total-cycles-rcs:\t%d\ndrm-total-memory:\t8 KiB\n"
+                % (c, tot))
+    os.rename(hf + ".tmp", hf)
+    if tot == 1000:
+        open(hf + ".started", "w").close()
+    time.sleep(0.1)
+EOPY
+	# its first sample replaces drmtop-bench's before drmtop reads it
+	i=0
+	while [ ! -e "$HF.started" ] && [ $i -lt 200 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
 	# hist_line COLS LEVELS: the pane's rcs history line is COLS - 1
 	# columns wide, its graph ends with LEVELS (a regex: idle, at most
 	# one column that straddles the change, busy), no line is wider than
@@ -777,15 +923,16 @@ graph = h[0][10:w - 8]
 assert re.fullmatch(r" *" + levels, graph), graph
 EOPY
 	}
-	load 0 1
 	for loc in C.UTF-8 C; do
+		hist_busy 0
 		$TM new-session -d -x 100 -y 24 "LC_ALL=$loc $TOP -p $T/hist \
-			-d 0.2 2>$T/hist.err; echo \$? >$T/hist.rc"
+			-d 0.3 2>$T/hist.err; echo \$? >$T/hist.rc"
 		wait_pane 'rows 1-' >/dev/null
 		$TM send-keys v v
 		wait_pane 'view devices' >/dev/null
-		load 0 15
-		load 900 15
+		# idle, then busy while the pane is looked at
+		sleep 1.5
+		hist_busy 900
 		wait_pane '^  rcs .* 90\.0%$' >/dev/null
 		if [ $loc = C ]; then
 			t "tui history ($loc): ASCII sparkline, 99 of 100 cols" \
@@ -794,8 +941,7 @@ EOPY
 			t "tui history ($loc): block sparkline, 99 of 100 cols" \
 				hist_line 100 '▁+[▂▃▄▅▆]?[█▇]+'
 			$TM resize-window -x 150 -y 24
-			load 900 3
-			sleep 0.5
+			sleep 0.8
 			$TM capture-pane -p >"$T/pane"
 			t "tui history ($loc): resized, 149 of 150 cols" \
 				hist_line 150 '▁+[▂▃▄▅▆]?[█▇]+'
@@ -813,6 +959,135 @@ EOPY
 		rm -f "$T/hist.rc"
 		$TM kill-server 2>/dev/null
 	done
+	touch "$HF.stop"
+	wait
+	# i915's five engine classes and long names, panfrost without data
+	rm -rf "$EN"
+	python3 tests/proc-tree.py engines "$EN"
+	python3 tests/proc-tree.py feed "$EN" &
+	fed_wait "$EN"
+	$TM new-session -d -x 80 -y 24 "LC_ALL=C.UTF-8 $TOP -p $EN -d 0.3 2>$T/en.err; \
+		echo \$? >$T/en.rc"
+	t "tui engines 80x24: busy engines shown first, percentages only" \
+		wait_pane '^ +4000 media +50\.0% +40\.0% '
+	t "tui engines 80x24: labels whole, capacity shown" \
+		grep -Eq '^ +PID COMM +video×2 +video-enhance ' "$T/pane"
+	t "tui engines 80x24: what does not fit is said" \
+		has "$T/pane" "(+3 idle engines)"
+	t "tui engines 80x24: no data is n/a" \
+		grep -Eq '^ +4001 glmark2 .* n/a .* n/a ' "$T/pane"
+	$TM resize-window -x 200 -y 50
+	b='\[[| ]+\] +'	# a bar
+	t "tui engines 200x50: all engines with their bars" wait_pane \
+		"^ +4000 media +(${b}[0-9.]+% +){2}${b}50\.0% +${b}40\.0% +${b}0\.0% +36\.0M +0B"
+	t "tui engines 200x50: region labels whole" \
+		grep -Eq '^ +PID COMM .* system0 stolen-system0 *$' "$T/pane"
+	$TM send-keys v v
+	t "tui engines 200x50: history labels whole" \
+		wait_pane '^  video-enhance +▄▄▄+ +40\.0%$'
+	touch "$EN/stop"
+	wait
+	# counters that stop: '-' in the rows, and in the history's value,
+	# whose graph ends where its values did
+	t "tui engines 200x50: stopped counters: '-' in the rows" \
+		wait_pane '^ +all \(device\) +1 +(\[ +\] +- +){5}'
+	t "tui engines 200x50: stopped counters: the history agrees" \
+		python3 - "$T/pane" <<'EOPY'
+import re, sys
+lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
+h = [l for l in lines if l.startswith("  video-enhance ")]
+assert len(h) == 1, h
+graph, value = h[0][:-7], h[0][-7:]
+assert value.strip() == "-", value
+assert graph.rstrip() != graph and graph.strip() != "video-enhance", graph
+EOPY
+	$TM send-keys q
+	i=0
+	while [ ! -s "$T/en.rc" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	t "tui engines: 'q' quits with status 0" test "$(cat "$T/en.rc" 2>/dev/null)" = 0
+	t "tui engines: no sanitizer report" clean "$T/en.err"
+	$TM kill-server 2>/dev/null
+	# cgroups: the tree of tests/proc-tree.py fed at its duties; each
+	# cgroup row must show the sums of the tree (its expected.json)
+	rm -rf "$CG"
+	python3 tests/proc-tree.py make "$CG"
+	cg_feed
+	# cg_pane VIEW: within 10 s, the pane shows what the tree says
+	cg_pane() {
+		i=0
+		while [ $i -lt 50 ]; do
+			$TM capture-pane -p >"$T/pane"
+			python3 tests/proc-tree.py check "$T/pane" "$CG" "$1" \
+				>"$T/cgcheck" && return 0
+			sleep 0.2
+			i=$((i + 1))
+		done
+		sed 's/^/# /' "$T/cgcheck"
+		sed 's/^/# pane: /' "$T/pane"
+		return 1
+	}
+	DPATH=4f1c2d3e5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1c2d
+	DPATH=/system.slice/docker-$DPATH.scope
+	# pane_width: the widest line of the pane
+	pane_width() {
+		awk '{ if (length($0) > w) w = length($0) } END { print w + 0 }' "$T/pane"
+	}
+	for size in 80x24 200x50; do
+		$TM new-session -d -x ${size%x*} -y ${size#*x} "$TOP -p $CG \
+			-d 0.3 2>$T/cgv.err; echo \$? >$T/cgv.rc"
+		wait_pane 'rows 1-' >/dev/null
+		$TM send-keys v
+		t "tui cgroup $size: the process view has a cgroup column" \
+			wait_pane '^ +PID COMM +CL +CGROUP '
+		t "tui cgroup $size: each process's cgroup name" cg_pane processes
+		$TM send-keys v v
+		t "tui cgroup $size: 'v' a third time shows the cgroup view" \
+			wait_pane 'view cgroups .*sort'
+		t "tui cgroup $size: a row per cgroup with the tree's sums" \
+			cg_pane cgroups
+		t "tui cgroup $size: no line wider than the pane" \
+			test "$(pane_width)" -le ${size%x*}
+		# sorted busiest first: the container's row is selected
+		t "tui cgroup $size: the selected row's full path" \
+			test "$(sed -n '/^cgroup /{N;s/\n//;p}' "$T/pane" |
+				sed 's/^cgroup //; s/q quit.*//; s/ *$//')" = "$DPATH"
+		$TM send-keys C
+		sleep 0.3
+		$TM send-keys /user.slice Enter
+		t "tui cgroup $size: 'C' filters by a cgroup's path" \
+			wait_pane 'rows 1-5 of 5$'
+		t "tui cgroup $size: the filter in the title" \
+			has "$T/pane" "cgroup /user.slice"
+		t "tui cgroup $size: only the user's cgroups" test -n \
+			"$(grep '^session-3.scope' "$T/pane")" -a -z \
+			"$(grep '^db.service' "$T/pane")"
+		$TM send-keys c
+		t "tui cgroup $size: 'c' clears it" wait_pane 'rows 1-8 of 8$'
+		$TM send-keys v
+		t "tui cgroup $size: 'v' a fourth time returns to the client view" \
+			wait_pane 'clients 9  devices 1  delay'
+		t "tui cgroup $size: the client view has the cgroup column" \
+			cg_pane processes
+		$TM send-keys q
+		i=0
+		while [ ! -s "$T/cgv.rc" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+		t "tui cgroup $size: 'q' quits with status 0" \
+			test "$(cat "$T/cgv.rc" 2>/dev/null)" = 0
+		t "tui cgroup $size: no sanitizer report" clean "$T/cgv.err"
+		rm -f "$T/cgv.rc"
+		$TM kill-server 2>/dev/null
+	done
+	$TM new-session -d -x 200 -y 50 "$TOP -p $CG -d 0.3 --cgroup \
+		/system.slice 2>$T/cgv.err; echo \$? >$T/cgv.rc"
+	wait_pane 'rows 1-' >/dev/null
+	$TM send-keys v v v
+	t "tui cgroup: --cgroup /system.slice, its 3 cgroups" \
+		wait_pane 'view cgroups +cgroup /system.slice '
+	t "tui cgroup: --cgroup /system.slice rows" wait_pane 'rows 1-6 of 6$'
+	$TM send-keys q
+	cg_stop
+	$TM kill-server 2>/dev/null
+
 else
 	ok "tui nav: # SKIP tmux not installed"
 fi
@@ -875,7 +1150,8 @@ t "pmu json: exit 0 (exit $rc)" test $rc -eq 0
 python3 - "$T/pj" >"$T/py" 2>&1 <<'EOPY'
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
-assert [r["record"] for r in rows] == ["device", "device", "client"], rows
+assert [r["record"] for r in rows] == ["device", "device", "client",
+                                      "cgroup"], rows
 d = rows[0]
 assert d["device"] == "simgpu.0" and d["driver"] == "simgpu", d
 assert d["pmu"] == "simgpu_0" and d["engines"] == [], d

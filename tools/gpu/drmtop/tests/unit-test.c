@@ -589,6 +589,19 @@ static void test_hostile(void)
 	   "values > 2^64-1 and unit overflow rejected, 2^64-1 accepted");
 	fdinfo_free(&fi);
 
+	/* one rule for sizes with drm-fdinfo-check: bytes fit in 64 bits */
+	parse_str(&fi, "drm-driver:\tx\n"
+		  "drm-total-a:\t18014398509481984 KiB\n"
+		  "drm-total-b:\t17592186044416 MiB\n"
+		  "drm-total-c:\t18014398509481983 KiB\n"
+		  "drm-total-d:\t17592186044415 MiB\n");
+	ok(fi.malformed == 2 && mem(&fi, "c", FDINFO_MEM_TOTAL) ==
+	   18014398509481983ull * 1024 && mem(&fi, "d", FDINFO_MEM_TOTAL) ==
+	   17592186044415ull << 20,
+	   "2^64 bytes in KiB or MiB is out of range, 2^64 - 1 KiB less is not (%u malformed)",
+	   fi.malformed);
+	fdinfo_free(&fi);
+
 	parse_str(&fi, "drm-driver:\tx\ndrm-client-id:\t5");
 	ok(fi.has_client_id && fi.client_id == 5,
 	   "last line without newline parsed");
@@ -1710,7 +1723,7 @@ static void ok_msg(struct pmu_set *ps, const char *dev, enum pmu_status st,
 /* what output.c prints of s, in a string to free */
 static char *output(const struct drm_scan *s, int mode)
 {
-	struct view_opts vo = { NULL, NULL, false, true };
+	struct view_opts vo = { NULL, NULL, false, true, NULL };
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
@@ -2030,11 +2043,255 @@ static void test_views(void)
 	row = view_row(a, n, "card1", 0);
 	ok(row && row->nagg == 1 && near(row_pct(row), 50) &&
 	   row_mem(row) == 8000, "views: card1 is its one client");
+	ok(row && row->nproc == 1, "views: card1 has one process (%zu)",
+	   row ? row->nproc : 0);
+	row = view_row(a, n, "card0", 0);
+	ok(row && row->nproc == 2, "views: card0 has two processes (%zu)",
+	   row ? row->nproc : 0);
 	view_agg_free(a, n);
+
+	/* no data (no counter for the class) stays so only if all agree */
+	c[3].eng[0].res.status = UTIL_NO_DATA;
+	c[3].eng[0].res.capacity = 2;
+	n = view_aggregate(v, 4, VIEW_DEVICE, &o, &a);
+	row = view_row(a, n, "card1", 0);
+	ok(row && client_engine(row, "rcs") &&
+	   client_engine(row, "rcs")->res.status == UTIL_NO_DATA &&
+	   client_engine(row, "rcs")->res.capacity == 2,
+	   "views: a class without data on every client is no data, with its capacity");
+	view_agg_free(a, n);
+	c[2].eng[0].res.status = UTIL_NO_DATA;
+	n = view_aggregate(v, 4, VIEW_DEVICE, &o, &a);
+	row = view_row(a, n, "card0", 0);
+	ok(row && client_engine(row, "rcs") &&
+	   client_engine(row, "rcs")->res.status == UTIL_OK &&
+	   near(row_pct(row), 30),
+	   "views: a class with data on one client has a figure (%.1f)",
+	   row_pct(row));
+	view_agg_free(a, n);
+	c[2].eng[0].res.status = UTIL_OK;
+	c[3].eng[0].res.status = UTIL_OK;
 
 	n = view_aggregate(v, 0, VIEW_PROCESS, &o, &a);
 	ok(n == 0, "views: no clients, no rows");
 	view_agg_free(a, n);
+}
+
+/* An ns-only client (as v3d, etnaviv): its busy time is exact */
+static char *nsclient(char *buf, size_t size, int id, unsigned long long ns)
+{
+	snprintf(buf, size,
+		 "drm-driver:\tv3d\ndrm-client-id:\t%d\ndrm-pdev:\tcg0\n"
+		 "drm-engine-render:\t%llu ns\ndrm-total-vram0:\t%d KiB\n",
+		 id, ns, id);
+	return buf;
+}
+
+static void put_cgroup(int pid, const char *text)
+{
+	char rel[64];
+
+	snprintf(rel, sizeof(rel), "%d/cgroup", pid);
+	put(rel, text);
+}
+
+static uint64_t acc_ns(const struct drm_scan *s, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < s->nacc; i++)
+		if (!strcmp(s->acc[i].cgroup->path, path) &&
+		    !strcmp(s->acc[i].engine, "render"))
+			return s->acc[i].busy_ns;
+	return UINT64_MAX;
+}
+
+static const struct drm_client *
+cg_row(struct drm_client **a, size_t n, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (a[i]->fds[0].cgroup && !strcmp(a[i]->fds[0].cgroup->path, path))
+			return a[i];
+	return NULL;
+}
+
+static bool near_ns(uint64_t a, uint64_t b)
+{
+	return a + 1 >= b && a <= b + 1;
+}
+
+/*
+ * cgroups: names, prefix match, discovery (read once, at discovery), the
+ * cgroup view, and the engine time accumulated per cgroup across clients
+ * that come and go.
+ */
+static void test_cgroups(void)
+{
+	static const char *const id =
+		"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+	static const struct { const char *path, *name; } names[] = {
+		{ "/system.slice/foo.service", "foo.service" },
+		{ "/user.slice/user-1000.slice/session-3.scope", "session-3.scope" },
+		{ "/system.slice/docker-%s.scope", "0123456789ab" },
+		{ "/machine.slice/libpod-%s.scope", "0123456789ab" },
+		{ "/kubepods.slice/cri-containerd-%s.scope", "0123456789ab" },
+		{ "/kubepods/burstable/pod1/%s", "0123456789ab" },
+		{ "/system.slice/docker-0123.scope", "docker-0123.scope" },
+		{ "/system.slice/docker-%s.scope/init", "init" },
+		{ "/", "/" },
+		{ "", "-" },
+	};
+	const char *docker = "/system.slice/docker-%s.scope";
+	char b[1024], path[512], name[64], dpath[256];
+	struct view_opts o = { 0 };
+	const struct drm_client *row;
+	struct drm_client **v, **a;
+	struct drm_scan *s;
+	struct drm_client *c;
+	uint64_t before;
+	size_t i, n, na;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		snprintf(path, sizeof(path), names[i].path, id);
+		cgroup_friendly_name(path, name, sizeof(name));
+		ok(!strcmp(name, names[i].name), "cgroup name of '%s': '%s'",
+		   path, name);
+	}
+	ok(cgroup_match("/system.slice/a.service", "/system.slice") &&
+	   cgroup_match("/system.slice", "/system.slice/") &&
+	   cgroup_match("/system.slice", "/system.slice") &&
+	   !cgroup_match("/system.slice2/a.service", "/system.slice") &&
+	   !cgroup_match("/system", "/system.slice") &&
+	   cgroup_match("/a", "/") && !cgroup_match("", "/"),
+	   "cgroup filter: a prefix of whole components");
+
+	snprintf(root, sizeof(root), "/tmp/drmtop-cg-XXXXXX");
+	if (!mkdtemp(root)) {
+		perror("mkdtemp");
+		exit(2);
+	}
+	snprintf(dpath, sizeof(dpath), docker, id);
+	mkpid(100, "a1");
+	put_cgroup(100, "0::/system.slice/a.service\n");
+	mkfd(100, 3, "/dev/dri/renderD128", nsclient(b, sizeof(b), 1, 1000));
+	mkpid(101, "a2");
+	put_cgroup(101, "0::/system.slice/a.service\n");
+	mkfd(101, 3, "/dev/dri/renderD128", nsclient(b, sizeof(b), 2, 0));
+	mkfd(101, 4, "/dev/dri/renderD128", nsclient(b, sizeof(b), 3, 0));
+	mkpid(102, "ctr");	/* in a container, pid 7 there */
+	snprintf(b, sizeof(b), "0::%s\n", dpath);
+	put_cgroup(102, b);
+	put("102/status", "Name:\tctr\nPid:\t102\nNSpid:\t102\t7\n");
+	mkfd(102, 3, "/dev/dri/renderD128", nsclient(b, sizeof(b), 4, 0));
+	mkpid(103, "nocg");		/* no cgroup file */
+	mkfd(103, 3, "/dev/dri/renderD128", nsclient(b, sizeof(b), 5, 0));
+	mkpid(104, "v1only");		/* cgroup v1 lines only */
+	put_cgroup(104, "12:cpu,cpuacct:/foo\n1:name=systemd:/bar\n");
+	mkfd(104, 3, "/dev/dri/renderD128", nsclient(b, sizeof(b), 6, 0));
+
+	s = drm_scan_new(root);
+	ok(s && !drm_scan_refresh(s, DRM_SCAN_FULL) && s->nclients == 6,
+	   "cgroups: 6 clients");
+	if (!s)
+		return;
+	c = find(s, "cg0", 1);
+	ok(c && client_cgroup(c) &&
+	   !strcmp(client_cgroup(c)->path, "/system.slice/a.service") &&
+	   !strcmp(client_cgroup(c)->name, "a.service"),
+	   "cgroups: the 0:: line of /proc/PID/cgroup");
+	c = find(s, "cg0", 4);
+	ok(c && c->fds[0].pid == 102 && client_cgroup(c) &&
+	   !strcmp(client_cgroup(c)->path, dpath) &&
+	   !strcmp(client_cgroup(c)->name, "0123456789ab"),
+	   "cgroups: a container's process: the pid of drmtop's namespace, NSpid ignored, its id");
+	ok(find(s, "cg0", 5) && find(s, "cg0", 6) &&
+	   client_cgroup(find(s, "cg0", 5)) == client_cgroup(find(s, "cg0", 6)) &&
+	   !strcmp(client_cgroup(find(s, "cg0", 5))->path, "") &&
+	   !strcmp(client_cgroup(find(s, "cg0", 5))->name, "-"),
+	   "cgroups: no file and v1 lines only are the unknown cgroup '-'");
+	ok(client_cgroup(find(s, "cg0", 2)) == client_cgroup(find(s, "cg0", 1)),
+	   "cgroups: one copy of a path for all its processes");
+
+	/* the cgroup is read at discovery, not at each refresh */
+	put_cgroup(100, "0::/moved.slice\n");
+	mkfd(100, 3, "/dev/dri/renderD128", nsclient(b, sizeof(b), 1, 5000));
+	mkfd(101, 3, "/dev/dri/renderD128", nsclient(b, sizeof(b), 2, 3000));
+	mkfd(102, 3, "/dev/dri/renderD128", nsclient(b, sizeof(b), 4, 250));
+	drm_scan_refresh(s, DRM_SCAN_CHEAP);
+	c = find(s, "cg0", 1);
+	ok(c && !strcmp(client_cgroup(c)->path, "/system.slice/a.service"),
+	   "cgroups: a refresh does not read the cgroup again");
+	ok(near_ns(acc_ns(s, "/system.slice/a.service"), 7000) &&
+	   near_ns(acc_ns(s, dpath), 250) && acc_ns(s, "") == 0,
+	   "cgroups: engine time summed per cgroup: 4000 + 3000 ns (%llu), 250 ns (%llu)",
+	   (unsigned long long)acc_ns(s, "/system.slice/a.service"),
+	   (unsigned long long)acc_ns(s, dpath));
+
+	n = view_clients(s, &o, &v);
+	na = view_aggregate(v, n, VIEW_CGROUP, &o, &a);
+	ok(na == 3, "cgroup view: 3 rows (got %zu)", na);
+	row = cg_row(a, na, "/system.slice/a.service");
+	ok(row && row->nagg == 3 && row->nproc == 2 &&
+	   !strcmp(row->fds[0].comm, "a.service"),
+	   "cgroup view: a.service has 3 clients of 2 processes (%zu, %zu)",
+	   row ? row->nagg : 0, row ? row->nproc : 0);
+	ok(row && client_mem(row, FDINFO_MEM_TOTAL) == (1 + 2 + 3) * 1024,
+	   "cgroup view: memory summed per region (%llu)",
+	   row ? (unsigned long long)client_mem(row, FDINFO_MEM_TOTAL) : 0);
+	row = cg_row(a, na, "");
+	ok(row && row->nagg == 2 && row->nproc == 2 &&
+	   !strcmp(row->fds[0].comm, "-"), "cgroup view: the unknown row");
+	view_agg_free(a, na);
+	free(v);
+
+	o.cgroup = "/system.slice";
+	n = view_clients(s, &o, &v);
+	ok(n == 4, "--cgroup /system.slice: the clients of a.service and the container (%zu)",
+	   n);
+	free(v);
+	o.cgroup = NULL;
+
+	/* a client goes: what it added stays */
+	snprintf(path, sizeof(path), "%s/101", root);
+	rmrf(path);
+	mkfd(100, 3, "/dev/dri/renderD128", nsclient(b, sizeof(b), 1, 6000));
+	drm_scan_refresh(s, DRM_SCAN_CHEAP);
+	ok(s->nclients == 4 &&
+	   near_ns(acc_ns(s, "/system.slice/a.service"), 8000),
+	   "cgroups: a client gone keeps its time in the cgroup's (%llu)",
+	   (unsigned long long)acc_ns(s, "/system.slice/a.service"));
+	/* a counter gone backwards, a new client's first sample: nothing */
+	mkfd(100, 3, "/dev/dri/renderD128", nsclient(b, sizeof(b), 1, 100));
+	mkpid(105, "a3");
+	put_cgroup(105, "0::/system.slice/a.service\n");
+	mkfd(105, 3, "/dev/dri/renderD128", nsclient(b, sizeof(b), 7, 90000));
+	before = acc_ns(s, "/system.slice/a.service");
+	drm_scan_refresh(s, DRM_SCAN_CHEAP);
+	ok(acc_ns(s, "/system.slice/a.service") == before,
+	   "cgroups: backwards counter and first sample add nothing (%llu)",
+	   (unsigned long long)acc_ns(s, "/system.slice/a.service"));
+	mkfd(105, 3, "/dev/dri/renderD128", nsclient(b, sizeof(b), 7, 90500));
+	drm_scan_refresh(s, DRM_SCAN_CHEAP);
+	ok(near_ns(acc_ns(s, "/system.slice/a.service"), before + 500),
+	   "cgroups: a new client of the cgroup adds to it (%llu)",
+	   (unsigned long long)acc_ns(s, "/system.slice/a.service"));
+	/* a discovery sees the process moved: the old cgroup's time stays */
+	before = acc_ns(s, "/system.slice/a.service");
+	mkfd(100, 3, "/dev/dri/renderD128", nsclient(b, sizeof(b), 1, 7000));
+	drm_scan_refresh(s, DRM_SCAN_FULL);
+	mkfd(100, 3, "/dev/dri/renderD128", nsclient(b, sizeof(b), 1, 7400));
+	drm_scan_refresh(s, DRM_SCAN_CHEAP);
+	c = find(s, "cg0", 1);
+	ok(c && !strcmp(client_cgroup(c)->path, "/moved.slice") &&
+	   acc_ns(s, "/system.slice/a.service") >= before &&
+	   acc_ns(s, "/moved.slice") <= 1400,
+	   "cgroups: a discovery reads the cgroup of a process that moved (%llu, %llu)",
+	   (unsigned long long)acc_ns(s, "/system.slice/a.service"),
+	   (unsigned long long)acc_ns(s, "/moved.slice"));
+	drm_scan_free(s);
+	rmrf(root);
 }
 
 /* The order of view_clients() for sort keys, ties and an order kept. */
@@ -2183,6 +2440,7 @@ int main(int argc, char **argv)
 	test_views();
 	test_sort();
 	test_sort_orders();
+	test_cgroups();
 	printf("1..%d\n", ntest);
 	return nfail ? 1 : 0;
 }

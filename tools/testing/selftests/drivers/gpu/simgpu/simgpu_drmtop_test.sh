@@ -163,7 +163,7 @@ import json, sys
 refreshes = {}
 for line in open(sys.argv[1]):
     rec = json.loads(line)
-    if rec.get("record") == "device":
+    if rec.get("record") != "client":
         continue
     if int(sys.argv[2]) in rec["pids"]:
         refreshes.setdefault(rec["refresh"], 0)
@@ -230,7 +230,7 @@ want = {sys.argv[2].split()[0]: ("rcs", 40.0),
 recs = {}
 for line in open(f"{sys.argv[1]}/json"):
     rec = json.loads(line)
-    if rec.get("record") == "device":
+    if rec.get("record") != "client":
         continue
     for pid in map(str, rec["pids"]):
         if pid in want:

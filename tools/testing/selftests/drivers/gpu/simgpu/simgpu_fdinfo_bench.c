@@ -492,8 +492,8 @@ int main(void)
 		       wq ? " and unbound work" : "", cpus[0], cpus[1]);
 	else
 		printf("# submitter and reader on one CPU");
-	printf(", %d rounds of %llu ms a case; ratios: means of the middle half of the rounds' ratios\n",
-	       ROUNDS, ROUND_NS / 1000000);
+	printf(", %d rounds of %llu ms a case;", ROUNDS, ROUND_NS / 1000000);
+	printf(" ratios: means of the middle half of the rounds' ratios\n");
 	/* How the guest shares its CPUs, not the driver: no target */
 	printf("# submit_with_1khz_fdinfo_reader_vs_none ratio=%.3f",
 	       mid_mean(vs_none, ROUNDS));
@@ -501,8 +501,8 @@ int main(void)
 	       jobs[NONE]);
 	printf("bench: submit_with_1khz_fdinfo_reader_vs_pipe_reader ratio=%.3f target=>=0.98",
 	       mid_mean(vs_pipe, ROUNDS));
-	printf(" (%.0f vs %.0f jobs/s; readers busy %.2f vs %.2f %% of their CPU, %.1f pipe reads a tick;",
-	       jobs[FDINFO], jobs[PIPE],
+	printf(" (%.0f vs %.0f jobs/s;", jobs[FDINFO], jobs[PIPE]);
+	printf(" readers busy %.2f vs %.2f %% of their CPU, %.1f pipe reads a tick;",
 	       100.0 * read_ns[FDINFO] / (ROUNDS * ROUND_NS),
 	       100.0 * read_ns[PIPE] / (ROUNDS * ROUND_NS), per_tick);
 	/* The spread of the rounds: the noise the figure has to beat */

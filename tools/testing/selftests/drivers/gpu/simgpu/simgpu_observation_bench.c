@@ -14,11 +14,12 @@
  *   with its reader, over the same with no stream: target >= 0.98. The
  *   same at the shortest unprivileged period is printed without a target:
  *   the device model writes every report on a CPU, 75,000 a second at
- *   19.2 MHz, a cost hardware does not have. With two CPUs the submitter (and the unbound workqueues' work)
- *   runs on the first and the reader on the second, as a profiler beside
- *   its application; the two cases take turns in rounds, in an order
- *   shuffled each round, and the figure is the mean of the middle half of
- *   the rounds' ratios, the rounds' quartiles printed beside it.
+ *   19.2 MHz, a cost hardware does not have. With two CPUs the submitter
+ *   (and the unbound workqueues' work) runs on the first and the reader on
+ *   the second, as a profiler beside its application; the three cases
+ *   take turns in rounds, in an order shuffled each round, and each figure
+ *   is the mean of the middle half of its rounds' ratios, the quartiles
+ *   printed beside it.
  *
  * Each figure is one line "bench: <name> ratio=<x> target=<op><y>".
  *
