@@ -1317,7 +1317,7 @@ static void simgpu_hw_obs_engine_lock(struct simgpu_hw_engine *e)
 	__acquires(&e->lock)
 {
 	if (!e) {
-		__acquire(&e->lock);
+		__acquire(e);	/* for sparse: no engine, no lock */
 		return;
 	}
 	raw_spin_lock(&e->lock);
@@ -1328,7 +1328,7 @@ static void simgpu_hw_obs_engine_unlock(struct simgpu_hw_engine *e)
 	__releases(&e->lock)
 {
 	if (!e) {
-		__release(&e->lock);
+		__release(e);
 		return;
 	}
 	simgpu_hw_engine_arm(e, false);

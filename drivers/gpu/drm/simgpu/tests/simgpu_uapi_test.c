@@ -176,7 +176,7 @@ static u32 bo_read32(struct kunit *test, u32 handle, u32 offset)
 	KUNIT_ASSERT_NOT_NULL(test, obj);
 	KUNIT_ASSERT_EQ(test, drm_gem_vmap_unlocked(obj, &map), 0);
 	/* The device stores little endian */
-	val = le32_to_cpu(iosys_map_rd(&map, offset, __le32));
+	val = le32_to_cpu((__force __le32)iosys_map_rd(&map, offset, u32));
 	drm_gem_vunmap_unlocked(obj, &map);
 	drm_gem_object_put(obj);
 
