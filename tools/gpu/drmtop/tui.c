@@ -163,6 +163,20 @@ static int str_width(const char *s, enum str_esc esc)
 	return used;
 }
 
+/* The percentage of an engine cell, bold with '!' over 100 %, or why none */
+static void draw_pct(const struct client_engine *e)
+{
+	if (e->res.status != UTIL_OK) {
+		printw(e->res.status == UTIL_NO_DATA ? "    n/a " : "      - ");
+		return;
+	}
+	if (e->res.over)
+		attron(A_BOLD);
+	printw(" %5.1f%%%c", e->res.pct, e->res.over ? '!' : ' ');
+	if (e->res.over)
+		attroff(A_BOLD);
+}
+
 /*
  * An engine cell of w columns (its blank included): "[bar] pct", or the
  * percentage alone when compact. '-' is no value yet (a first sample, a
@@ -181,16 +195,7 @@ static void draw_cell(int y, int x, int w, bool compact,
 	if (compact) {
 		move(y, x);
 		printw("%*s", w - COMPACT_W, "");
-		if (e->res.status == UTIL_OK) {
-			if (e->res.over)
-				attron(A_BOLD);
-			printw(" %5.1f%%%c", e->res.pct, e->res.over ? '!' : ' ');
-			if (e->res.over)
-				attroff(A_BOLD);
-		} else {
-			printw(e->res.status == UTIL_NO_DATA ? "    n/a " :
-			       "      - ");
-		}
+		draw_pct(e);
 		return;
 	}
 	mvaddch(y, x, '[');
@@ -203,15 +208,7 @@ static void draw_cell(int y, int x, int w, bool compact,
 	for (i = 0; i < BAR_W; i++)
 		addch(i < fill ? '|' : ' ');
 	addch(']');
-	if (e->res.status == UTIL_OK) {
-		if (e->res.over)
-			attron(A_BOLD);
-		printw(" %5.1f%%%c", e->res.pct, e->res.over ? '!' : ' ');
-		if (e->res.over)
-			attroff(A_BOLD);
-	} else {
-		printw(e->res.status == UTIL_NO_DATA ? "    n/a " : "      - ");
-	}
+	draw_pct(e);
 	printw("%*s", w - CELL_W, "");
 }
 
