@@ -1000,7 +1000,9 @@ struct drm_simgpu_perfmon_set_global {
  * %DRM_SIMGPU_OBSERVATION_RECORD_REPORT_LOST and
  * %DRM_SIMGPU_OBSERVATION_RECORD_BUFFER_OVERFLOW with a
  * &struct drm_simgpu_observation_lost, at the place in the series where
- * reports are missing. read() returns whole records only, as many as fit;
+ * reports are missing (for those missing after the last report written:
+ * at the end, once the stream is disabled). read() returns whole records
+ * only, as many as fit;
  * it first collects what the unit has written, so that a reader gets
  * everything up to the call. poll() reports EPOLLIN once
  * %DRM_SIMGPU_OBSERVATION_PROP_WAIT_NUM_REPORTS reports are unread
@@ -1289,7 +1291,9 @@ struct drm_simgpu_observation_lost {
  * %DRM_SIMGPU_OBSERVATION_IOCTL_STATUS
  *
  * The counts include reports missing after the last one read, which no
- * record has reported yet.
+ * record has reported yet. Once the stream is disabled and read until
+ * read() fails with -EIO, the counts of the records read since the open
+ * add up to these, unless an enable dropped reports left unread.
  */
 struct drm_simgpu_observation_status {
 	/** @lost: reports the unit lost since the stream was opened (out). */
@@ -1346,7 +1350,8 @@ struct drm_simgpu_observation_info {
 #define DRM_SIMGPU_OBSERVATION_IOCTL_ENABLE	_IO('s', 0x40)
 /**
  * DRM_SIMGPU_OBSERVATION_IOCTL_DISABLE - stop a stream; the reports due
- * until the call stay readable. No-op when disabled.
+ * until the call stay readable, followed by the gap records of those
+ * missing after the last one written. No-op when disabled.
  */
 #define DRM_SIMGPU_OBSERVATION_IOCTL_DISABLE	_IO('s', 0x41)
 /** DRM_SIMGPU_OBSERVATION_IOCTL_STATUS - &struct drm_simgpu_observation_status */

@@ -98,6 +98,22 @@ static int simgpu_observation_paranoid = 1;
 #define SIMGPU_OBS_SENT_LOST		BIT(1)
 
 /**
+ * struct simgpu_obs_pos - how far the reader got in an enable of a stream
+ * @tail: offset in the buffer of the next report to read, what TAIL is set to
+ * @seqno: the next sample's sequence number
+ * @sent: SIMGPU_OBS_SENT_* of the report at @tail
+ * @lost_seen: reports lost that gap records reported
+ * @overflow_seen: reports dropped that gap records reported
+ */
+struct simgpu_obs_pos {
+	u32 tail;
+	u32 seqno;
+	u32 sent;
+	u32 lost_seen;
+	u32 overflow_seen;
+};
+
+/**
  * struct simgpu_obs_stream - an open observation stream
  * @sdev: the device, referenced (drm_dev_get()) until the stream is closed
  * @queue: the exec queue observed, referenced; NULL for a device-wide stream
@@ -118,11 +134,15 @@ static int simgpu_observation_paranoid = 1;
  * @enabled: the unit runs for the stream (READ_ONCE() in wait conditions)
  * @started: the stream was enabled once: HEAD and the buffer are its own
  * @gone: the device was unbound (READ_ONCE() in poll)
- * @tail: offset in @buf of the next report to read, what TAIL is set to
- * @seqno: the next sample's sequence number
- * @sent: SIMGPU_OBS_SENT_* of the report at @tail
+ * @pos: what the reader has read of this enable
  * @lost_base: reports lost in the stream's previous enables
  * @overflow_base: reports dropped in the stream's previous enables
+ * @lost_end: LOST_COUNT at the disable, 0 while enabled
+ * @overflow_end: OVERFLOW_COUNT at the disable, 0 while enabled
+ *
+ * Once disabled and read to HEAD, a stream reports what @lost_end and
+ * @overflow_end count beyond the gap records read: the reports missing
+ * after the last one written, which no report can tell.
  */
 struct simgpu_obs_stream {
 	struct simgpu_device *sdev;
@@ -142,11 +162,11 @@ struct simgpu_obs_stream {
 	bool enabled;
 	bool started;
 	bool gone;
-	u32 tail;
-	u32 seqno;
-	u32 sent;
+	struct simgpu_obs_pos pos;
 	u64 lost_base;
 	u64 overflow_base;
+	u32 lost_end;
+	u32 overflow_end;
 };
 
 /* What the properties of an open ask for */
@@ -233,9 +253,9 @@ static int simgpu_obs_start(struct simgpu_obs_stream *s)
 		return -EIO;
 	}
 
-	s->tail = 0;
-	s->seqno = 0;
-	s->sent = 0;
+	memset(&s->pos, 0, sizeof(s->pos));
+	s->lost_end = 0;
+	s->overflow_end = 0;
 	s->started = true;
 	WRITE_ONCE(s->enabled, true);
 	hrtimer_start(&s->timer, ns_to_ktime(SIMGPU_OBS_POLL_NS),
@@ -255,8 +275,10 @@ static void simgpu_obs_stop(struct simgpu_obs_stream *s)
 
 	simgpu_write32(sdev, SIMGPU_REG_OBS_CTRL, 0);
 	hrtimer_cancel(&s->timer);
-	s->lost_base += simgpu_read32(sdev, SIMGPU_REG_OBS_LOST_COUNT);
-	s->overflow_base += simgpu_read32(sdev, SIMGPU_REG_OBS_OVERFLOW_COUNT);
+	s->lost_end = simgpu_read32(sdev, SIMGPU_REG_OBS_LOST_COUNT);
+	s->overflow_end = simgpu_read32(sdev, SIMGPU_REG_OBS_OVERFLOW_COUNT);
+	s->lost_base += s->lost_end;
+	s->overflow_base += s->overflow_end;
 	WRITE_ONCE(s->enabled, false);
 	wake_up_all(&sdev->obs.poll_wq);
 }
@@ -272,8 +294,8 @@ static u64 simgpu_obs_rd64(const __le32 *rep, u32 offset)
 	       (u64)simgpu_obs_rd(rep, offset + 4) << 32;
 }
 
-/* A gap record of @type for @missed reports at @b */
-static size_t simgpu_obs_put_gap(u8 *b, u32 type, u32 missed)
+/* The gap record of @type for @missed reports at @b; they count as @seen */
+static size_t simgpu_obs_put_gap(u8 *b, u32 type, u32 missed, u32 *seen)
 {
 	struct drm_simgpu_observation_record hdr = {
 		.type = type,
@@ -283,6 +305,7 @@ static size_t simgpu_obs_put_gap(u8 *b, u32 type, u32 missed)
 
 	memcpy(b, &hdr, sizeof(hdr));
 	memcpy(b + sizeof(hdr), &lost, sizeof(lost));
+	*seen += missed;
 	return SIMGPU_OBS_GAP_SIZE;
 }
 
@@ -314,19 +337,45 @@ static size_t simgpu_obs_put_sample(struct simgpu_obs_stream *s, u8 *b,
 }
 
 /*
+ * The stream is disabled and read to HEAD: put at @b the gap records of the
+ * reports missing after the last one written, as many as fit in @room.
+ * Returns the bytes put.
+ */
+static size_t simgpu_obs_put_end(const struct simgpu_obs_stream *s,
+				 struct simgpu_obs_pos *pos, u8 *b, size_t room)
+{
+	u32 overflow = s->overflow_end - pos->overflow_seen;
+	u32 lost = s->lost_end - pos->lost_seen;
+	size_t put = 0;
+
+	if (overflow) {
+		if (room < SIMGPU_OBS_GAP_SIZE)
+			return 0;
+		put += simgpu_obs_put_gap(b, DRM_SIMGPU_OBSERVATION_RECORD_BUFFER_OVERFLOW,
+					  overflow, &pos->overflow_seen);
+	}
+	if (lost && room - put >= SIMGPU_OBS_GAP_SIZE)
+		put += simgpu_obs_put_gap(b + put, DRM_SIMGPU_OBSERVATION_RECORD_REPORT_LOST,
+					  lost, &pos->lost_seen);
+	return put;
+}
+
+/*
  * Collect what the unit wrote and copy it to the reader as records, in
  * chunks of the bounce buffer. Under the lock, inside drm_dev_enter().
- * The stream's tail, seqno and gap state move only with what reached the
- * reader. Returns the bytes copied, or -ENOSPC when the next record does
- * not fit, -EFAULT, -EAGAIN for nothing to read while enabled, -EIO while
- * disabled.
+ * The stream's position moves only with what reached the reader. Once the
+ * stream is disabled and read to HEAD, the reports missing after the last
+ * one written get their gap records: the records' counts then add up to
+ * the unit's. Returns the bytes copied, or -ENOSPC when the next record
+ * does not fit, -EFAULT, -EAGAIN for nothing to read while enabled, -EIO
+ * while disabled.
  */
 static ssize_t simgpu_obs_flush(struct simgpu_obs_stream *s,
 				char __user *ubuf, size_t count)
 {
 	struct simgpu_device *sdev = s->sdev;
-	u32 head, tail = s->tail, seqno = s->seqno, sent = s->sent, n;
-	u32 tail0 = s->tail;
+	struct simgpu_obs_pos pos = s->pos;
+	u32 head, tail0 = s->pos.tail, n;
 	size_t done = 0, fill = 0;
 	const __le32 *rep;
 	u8 *b = s->bounce;
@@ -342,34 +391,34 @@ static ssize_t simgpu_obs_flush(struct simgpu_obs_stream *s,
 	/* Brings the unit up to date: the reports due until now */
 	head = simgpu_read32(sdev, SIMGPU_REG_OBS_HEAD) & (s->size - 1);
 
-	while (tail != head) {
-		rep = s->buf + tail;
+	while (pos.tail != head) {
+		rep = s->buf + pos.tail;
 
 		n = simgpu_obs_rd(rep, SIMGPU_OBS_REPORT_OVERFLOWED);
-		if (n && !(sent & SIMGPU_OBS_SENT_OVERFLOW)) {
+		if (n && !(pos.sent & SIMGPU_OBS_SENT_OVERFLOW)) {
 			if (done + fill + SIMGPU_OBS_GAP_SIZE > count)
 				break;
 			fill += simgpu_obs_put_gap(b + fill,
 						   DRM_SIMGPU_OBSERVATION_RECORD_BUFFER_OVERFLOW,
-						   n);
-			seqno = 0;
-			sent |= SIMGPU_OBS_SENT_OVERFLOW;
+						   n, &pos.overflow_seen);
+			pos.seqno = 0;
+			pos.sent |= SIMGPU_OBS_SENT_OVERFLOW;
 		}
 		n = simgpu_obs_rd(rep, SIMGPU_OBS_REPORT_LOST);
-		if (n && !(sent & SIMGPU_OBS_SENT_LOST)) {
+		if (n && !(pos.sent & SIMGPU_OBS_SENT_LOST)) {
 			if (done + fill + SIMGPU_OBS_GAP_SIZE > count)
 				break;
 			fill += simgpu_obs_put_gap(b + fill,
 						   DRM_SIMGPU_OBSERVATION_RECORD_REPORT_LOST,
-						   n);
-			seqno = 0;
-			sent |= SIMGPU_OBS_SENT_LOST;
+						   n, &pos.lost_seen);
+			pos.seqno = 0;
+			pos.sent |= SIMGPU_OBS_SENT_LOST;
 		}
 		if (done + fill + SIMGPU_OBS_SAMPLE_SIZE > count)
 			break;
-		fill += simgpu_obs_put_sample(s, b + fill, rep, seqno++);
-		sent = 0;
-		tail = (tail + SIMGPU_OBS_REPORT_SIZE) & (s->size - 1);
+		fill += simgpu_obs_put_sample(s, b + fill, rep, pos.seqno++);
+		pos.sent = 0;
+		pos.tail = (pos.tail + SIMGPU_OBS_REPORT_SIZE) & (s->size - 1);
 
 		if (fill + SIMGPU_OBS_GROUP_SIZE > SIMGPU_OBS_BOUNCE_SIZE) {
 			if (copy_to_user(ubuf + done, b, fill)) {
@@ -379,31 +428,33 @@ static ssize_t simgpu_obs_flush(struct simgpu_obs_stream *s,
 			}
 			done += fill;
 			fill = 0;
-			s->tail = tail;
-			s->seqno = seqno;
-			s->sent = sent;
+			s->pos = pos;
 		}
 	}
+
+	/* The bounce buffer has room for two gap records after the loop */
+	if (!ret && !s->enabled && pos.tail == head)
+		fill += simgpu_obs_put_end(s, &pos, b + fill, count - done - fill);
 
 	if (fill) {
 		if (copy_to_user(ubuf + done, b, fill)) {
 			ret = -EFAULT;
 		} else {
 			done += fill;
-			s->tail = tail;
-			s->seqno = seqno;
-			s->sent = sent;
+			s->pos = pos;
 		}
 	}
 
-	if (s->tail != tail0)
-		simgpu_write32(sdev, SIMGPU_REG_OBS_TAIL, s->tail);
+	if (s->pos.tail != tail0)
+		simgpu_write32(sdev, SIMGPU_REG_OBS_TAIL, s->pos.tail);
 
 	if (done)
 		return done;
 	if (ret)
 		return ret;
-	if (tail != head)
+	if (pos.tail != head || (!s->enabled &&
+				 (pos.overflow_seen != s->overflow_end ||
+				  pos.lost_seen != s->lost_end)))
 		return -ENOSPC;
 	return s->enabled ? -EAGAIN : -EIO;
 }

@@ -188,7 +188,8 @@ FIXTURE_TEARDOWN(obs)
 
 /*
  * Periodic reports are 2^(e+1) ticks apart, at multiples of the period,
- * with sequence numbers +1 each, as INFO says.
+ * with sequence numbers +1 each, as INFO says. The buffer holds 1.6 s of
+ * them: a reader woken late on a loaded host still finds no gap.
  */
 TEST_F(obs, period_exact)
 {
@@ -196,6 +197,7 @@ TEST_F(obs, period_exact)
 	struct prop p[] = {
 		{ DRM_SIMGPU_OBSERVATION_PROP_PERIOD_EXPONENT, e },
 		{ DRM_SIMGPU_OBSERVATION_PROP_COUNTER, BUSY_TICKS },
+		{ DRM_SIMGPU_OBSERVATION_PROP_BUFFER_SIZE, 1 << 20 },
 	};
 	struct drm_simgpu_observation_info info;
 	struct drm_simgpu_observation_status st;
@@ -204,7 +206,7 @@ TEST_F(obs, period_exact)
 
 	ASSERT_EQ(0, queue_create(self->fd, RCS, 0, &q));
 	p[0].value = e;
-	ASSERT_EQ(0, obs_open(self->fd, p, 2,
+	ASSERT_EQ(0, obs_open(self->fd, p, ARRAY_SIZE(p),
 			      DRM_SIMGPU_OBSERVATION_OPEN_NONBLOCK, &sfd));
 	ASSERT_EQ(0, obs_ioctl(sfd, DRM_SIMGPU_OBSERVATION_IOCTL_INFO, &info));
 	P = 2ULL << e;
@@ -416,7 +418,9 @@ TEST_F(obs, context_filter)
  * A reader too slow for a 4 KiB buffer: 63 reports fit, those that came
  * while it was full are one BUFFER_OVERFLOW record with their count at the
  * gap, the timestamps around it are (count + 1) periods apart, the
- * sequence numbers restart at 0, and STATUS agrees.
+ * sequence numbers restart at 0. The buffer is full again at the disable:
+ * the reports dropped after the last one are a BUFFER_OVERFLOW record at
+ * the end, and the records' counts add up to STATUS's.
  */
 TEST_F(obs, slow_reader_overflow)
 {
@@ -447,11 +451,14 @@ TEST_F(obs, slow_reader_overflow)
 	ASSERT_LT(n + 1, m);
 	ASSERT_EQ(DRM_SIMGPU_OBSERVATION_RECORD_BUFFER_OVERFLOW,
 		  self->r[n].type);
+	/* Full again, and reports dropped, whatever the host's delays */
+	usleep(60000);
 	ASSERT_EQ(0, obs_ioctl(sfd, DRM_SIMGPU_OBSERVATION_IOCTL_DISABLE, NULL));
 	n = obs_read(sfd, self->r, m, MAX_RECORDS);
-	ASSERT_TRUE(n >= 0 || n == -EIO);
-	if (n >= 0)
-		m = n;
+	ASSERT_LT(m + 1, n);
+	m = n;
+	ASSERT_EQ(DRM_SIMGPU_OBSERVATION_RECORD_BUFFER_OVERFLOW,
+		  self->r[m - 1].type);
 	ASSERT_EQ(-EIO, obs_read(sfd, self->r, m, MAX_RECORDS));
 
 	for (i = 0; i < m; i++) {
@@ -471,11 +478,10 @@ TEST_F(obs, slow_reader_overflow)
 		dropped = 0;
 		last_ts = self->r[i].s.timestamp;
 	}
-	ASSERT_LE(1, gaps);
+	ASSERT_LE(2, gaps);
 	ASSERT_EQ(0, obs_ioctl(sfd, DRM_SIMGPU_OBSERVATION_IOCTL_STATUS, &st));
 	ASSERT_EQ(0, st.lost);
 	ASSERT_EQ(0, st.flags);
-	/* The sum of the records' counts, if the last report was not dropped */
 	dropped = 0;
 	for (i = 0; i < m; i++)
 		if (self->r[i].type ==
@@ -489,7 +495,8 @@ TEST_F(obs, slow_reader_overflow)
 /*
  * As root, a device-wide stream at the shortest period, two ticks: the
  * unit cannot write that many reports, the REPORT_LOST records say how
- * many went at each gap, exactly.
+ * many went at each gap, exactly, and add up to STATUS's count once the
+ * stream is disabled and read to the end.
  */
 TEST_F(obs, lost_reports)
 {
@@ -532,9 +539,8 @@ TEST_F(obs, lost_reports)
 	ASSERT_LE(1, gaps);
 	ASSERT_LT(0, lost);
 	ASSERT_EQ(0, obs_ioctl(sfd, DRM_SIMGPU_OBSERVATION_IOCTL_STATUS, &st));
-	/* Those after the last report have no record */
-	ASSERT_LE(lost, st.lost);
-	ASSERT_LE(ovf, st.overflow);
+	ASSERT_EQ(lost, st.lost);
+	ASSERT_EQ(ovf, st.overflow);
 	ASSERT_EQ(0, close(sfd));
 }
 
