@@ -257,6 +257,7 @@
 #include <linux/mm.h>
 #include <linux/overflow.h>
 #include <linux/printk.h>
+#include <linux/seqlock.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -278,6 +279,30 @@
 /* The shortest delay of an engine's timer for its observation unit */
 #define SIMGPU_OBS_TIMER_MIN_NS	(1 * NSEC_PER_MSEC)
 
+/*
+ * The counters RING_SAMPLE latches, at the instant @now (virtual time) of
+ * the engine's last evaluation, and what they do until its next event at
+ * @until (SIMGPU_NEVER if none): with a context resident (@resident) the
+ * ticks since @ctx_ts_tick add to @ctx_ts and @busy_ticks, else they hold.
+ */
+struct simgpu_hw_snapshot {
+	u64 now;
+	u64 until;
+	u64 ctx_ts_tick;
+	u64 busy_ticks;
+	u32 ctx_ts;
+	u32 ctx_id;
+	bool resident;
+};
+
+/* RING_SAMPLE_TS, RING_SAMPLE_BUSY, RING_SAMPLE_CTX_TS, RING_SAMPLE_CTX */
+struct simgpu_hw_latch {
+	u64 ts;
+	u64 busy;
+	u32 ctx_ts;
+	u32 ctx;
+};
+
 /* What an engine is given by RING_SUBMIT */
 struct simgpu_desc {
 	u64 ctx;
@@ -292,6 +317,19 @@ struct simgpu_hw_engine {
 
 	/* Runs the engine in real time, see simgpu_hw_engine_timer() */
 	struct hrtimer timer;
+
+	/*
+	 * RING_SAMPLE's latches, written and read without a lock: samplers
+	 * on several CPUs may mix their values, as on hardware, unless the
+	 * driver serializes them.
+	 */
+	struct simgpu_hw_latch latch;
+	/*
+	 * The counters as of the last evaluation, for RING_SAMPLE to read
+	 * without the lock; written under it, in @snap_seq.
+	 */
+	seqcount_raw_spinlock_t snap_seq;
+	struct simgpu_hw_snapshot snap;
 
 	/*
 	 * Protects all the fields below. Raw: the model is hardware, reached
@@ -351,11 +389,6 @@ struct simgpu_hw_engine {
 	 * ticks since ctx_ts_tick
 	 */
 	u64 busy_ticks;
-	/* RING_SAMPLE_TS, RING_SAMPLE_BUSY, RING_SAMPLE_CTX_TS, RING_SAMPLE_CTX */
-	u64 sample_ts;
-	u64 sample_busy;
-	u32 sample_ctx_ts;
-	u32 sample_ctx;
 
 	/*
 	 * Performance counters of the resident context, loaded from its image
@@ -1067,6 +1100,29 @@ static u64 simgpu_hw_engine_clock(struct simgpu_hw_engine *e)
 }
 
 /*
+ * Publish the counters of the engine's current state for RING_SAMPLE, valid
+ * from e->now until the engine's next event. Every change of that state
+ * happens in an evaluation or is followed by one before the lock is
+ * dropped.
+ */
+static void simgpu_hw_engine_publish(struct simgpu_hw_engine *e)
+{
+	struct simgpu_hw_snapshot *snap = &e->snap;
+
+	lockdep_assert_held(&e->lock);
+
+	write_seqcount_begin(&e->snap_seq);
+	snap->now = e->now;
+	snap->until = e->running ? e->wait_until : SIMGPU_NEVER;
+	snap->ctx_ts_tick = e->ctx_ts_tick;
+	snap->busy_ticks = e->busy_ticks;
+	snap->ctx_ts = e->ctx_ts;
+	snap->ctx_id = e->ctx_id;
+	snap->resident = e->ctx_img;
+	write_seqcount_end(&e->snap_seq);
+}
+
+/*
  * Bring the engine to the current virtual time (e->now): process every
  * event scheduled at or before it, at its scheduled time, and write the
  * observation unit's periodic reports in between, each at its own time.
@@ -1088,6 +1144,7 @@ static void simgpu_hw_engine_advance(struct simgpu_hw_engine *e)
 			break;
 		simgpu_hw_engine_exec(e);
 	}
+	simgpu_hw_engine_publish(e);
 }
 
 /* Does engine @e raise the interrupt line: its reasons, the unit's status? */
@@ -1186,31 +1243,77 @@ static void simgpu_hw_engine_arm(struct simgpu_hw_engine *e, bool retry)
 /*
  * RING_SAMPLE: latch RING_TIMESTAMP, RING_BUSY_TICKS, RING_CTX_TIMESTAMP
  * and RING_CURRENT_CTX of the current instant, as a hardware engine's
- * counters would read. If the engine's
- * timer is late, what is overdue runs first, as for any register access,
- * so that the instant is the current one and not the overdue event's.
- * Unlike a register access, a sample leaves the interrupt line to the
- * engine's timer, which is due for that event: a monitor sampling from
- * another CPU neither takes the engine's interrupts nor moves its timer
- * to that CPU, and when the timer is on time nothing runs at all. Only if
- * the timer is not yet due (a test clock) is it brought forward, so that
- * an interrupt is never later than without the sample.
+ * counters would read: from the counters the engine published at its last
+ * evaluation, which hold until its next event, without the engine's lock.
+ * A monitor sampling from another CPU thus never waits for the engine, nor
+ * the engine for it, and neither takes the engine's interrupts nor moves
+ * its timer to that CPU.
+ *
+ * Only if the engine's next event is overdue (its timer is late, or the
+ * clock is a test's) does the sample take the lock and run what is
+ * overdue first, so that the instant is the current one and not the
+ * overdue event's. It leaves the interrupt line to the engine's timer,
+ * unless the timer is not yet due (a test clock): then it is brought
+ * forward, so that an interrupt is never later than without the sample.
  */
 static void simgpu_hw_engine_sample(struct simgpu_hw_engine *e)
 {
 	struct simgpu_hw *hw = e->hw;
-	bool irq_new = e->irq_new;
+	struct simgpu_hw_snapshot snap;
+	struct simgpu_hw_latch *l = &e->latch;
+	unsigned long flags;
+	unsigned int seq;
+	bool irq_new;
+	u64 t, ticks;
 
-	lockdep_assert_held(&e->lock);
+	t = simgpu_hw_clock(hw);
+	t = t > hw->t0 ? t - hw->t0 : 0;
+	do {
+		seq = read_seqcount_begin(&e->snap_seq);
+		snap = e->snap;
+	} while (read_seqcount_retry(&e->snap_seq, seq));
+	t = max(t, snap.now);
 
-	simgpu_hw_engine_advance(e);
-	if (e->irq_new && !irq_new)
-		simgpu_hw_engine_arm(e, false);
+	if (t >= snap.until) {
+		raw_spin_lock_irqsave(&e->lock, flags);
+		irq_new = e->irq_new;
+		simgpu_hw_engine_advance(e);
+		if (e->irq_new && !irq_new)
+			simgpu_hw_engine_arm(e, false);
+		snap = e->snap;
+		raw_spin_unlock_irqrestore(&e->lock, flags);
+		t = snap.now;
+	}
 
-	e->sample_ts = hw->cfg.ts_offset + simgpu_hw_ticks(hw, e->now);
-	e->sample_busy = simgpu_hw_engine_busy_ticks(e, e->now);
-	e->sample_ctx_ts = simgpu_hw_engine_ctx_ts(e, e->now);
-	e->sample_ctx = e->ctx_id;
+	ticks = simgpu_hw_ticks(hw, t);
+	WRITE_ONCE(l->ts, hw->cfg.ts_offset + ticks);
+	WRITE_ONCE(l->busy, snap.busy_ticks +
+		   (snap.resident ? ticks - snap.ctx_ts_tick : 0));
+	WRITE_ONCE(l->ctx_ts, snap.ctx_ts +
+		   (snap.resident ? (u32)(ticks - snap.ctx_ts_tick) : 0));
+	WRITE_ONCE(l->ctx, snap.ctx_id);
+}
+
+/* A RING_SAMPLE_* register: what the last RING_SAMPLE latched */
+static u32 simgpu_hw_engine_read_latch(struct simgpu_hw_engine *e, u32 reg)
+{
+	struct simgpu_hw_latch *l = &e->latch;
+
+	switch (reg) {
+	case RING_SAMPLE_TS_LO:
+		return lower_32_bits(READ_ONCE(l->ts));
+	case RING_SAMPLE_TS_HI:
+		return upper_32_bits(READ_ONCE(l->ts));
+	case RING_SAMPLE_BUSY_LO:
+		return lower_32_bits(READ_ONCE(l->busy));
+	case RING_SAMPLE_BUSY_HI:
+		return upper_32_bits(READ_ONCE(l->busy));
+	case RING_SAMPLE_CTX_TS:
+		return READ_ONCE(l->ctx_ts);
+	case RING_SAMPLE_CTX:
+		return READ_ONCE(l->ctx);
+	}
+	return 0;
 }
 
 /* Is any engine's RING_IRQ_REASON non-zero? A racy hint. */
@@ -1557,18 +1660,6 @@ static u32 simgpu_hw_engine_read(struct simgpu_hw_engine *e, u32 reg)
 		return lower_32_bits(simgpu_hw_engine_busy_ticks(e, e->now));
 	case RING_BUSY_TICKS_HI:
 		return upper_32_bits(simgpu_hw_engine_busy_ticks(e, e->now));
-	case RING_SAMPLE_TS_LO:
-		return lower_32_bits(e->sample_ts);
-	case RING_SAMPLE_TS_HI:
-		return upper_32_bits(e->sample_ts);
-	case RING_SAMPLE_BUSY_LO:
-		return lower_32_bits(e->sample_busy);
-	case RING_SAMPLE_BUSY_HI:
-		return upper_32_bits(e->sample_busy);
-	case RING_SAMPLE_CTX_TS:
-		return e->sample_ctx_ts;
-	case RING_SAMPLE_CTX:
-		return e->sample_ctx;
 	case RING_CURRENT_CTX:
 		return e->ctx_id;
 	case RING_SUBMIT_CTX_LO:
@@ -1732,15 +1823,14 @@ u32 simgpu_hw_read32(struct simgpu_hw *hw, u32 offset)
 	if (!e)
 		return 0;
 
+	/* Latched: reading them neither runs the engine nor takes its lock */
+	if (simgpu_hw_reg_is_sample(offset & 0xff))
+		return simgpu_hw_engine_read_latch(e, offset & 0xff);
+
 	raw_spin_lock_irqsave(&e->lock, flags);
-	if (simgpu_hw_reg_is_sample(offset & 0xff)) {
-		/* Latched: reading them does not run the engine */
-		val = simgpu_hw_engine_read(e, offset & 0xff);
-	} else {
-		simgpu_hw_engine_advance(e);
-		val = simgpu_hw_engine_read(e, offset & 0xff);
-		simgpu_hw_engine_arm(e, false);
-	}
+	simgpu_hw_engine_advance(e);
+	val = simgpu_hw_engine_read(e, offset & 0xff);
+	simgpu_hw_engine_arm(e, false);
 	raw_spin_unlock_irqrestore(&e->lock, flags);
 
 	return val;
@@ -1779,13 +1869,13 @@ void simgpu_hw_write32(struct simgpu_hw *hw, u32 offset, u32 val)
 	if (!e)
 		return;
 
-	raw_spin_lock_irqsave(&e->lock, flags);
 	if ((offset & 0xff) == RING_SAMPLE) {
 		if (val & 1)
 			simgpu_hw_engine_sample(e);
-		raw_spin_unlock_irqrestore(&e->lock, flags);
 		return;
 	}
+
+	raw_spin_lock_irqsave(&e->lock, flags);
 	simgpu_hw_engine_advance(e);
 	simgpu_hw_engine_write(e, offset & 0xff, val);
 	/* Run what the write started at the current time, e.g. a WRITE32 */
@@ -1840,6 +1930,7 @@ struct simgpu_hw *simgpu_hw_create(const struct simgpu_hw_config *cfg,
 			e->hw = hw;
 			e->id = SIMGPU_HW_ENGINE_ID(class, inst);
 			raw_spin_lock_init(&e->lock);
+			seqcount_raw_spinlock_init(&e->snap_seq, &e->lock);
 			e->timer_expires = KTIME_MAX;
 			hrtimer_init(&e->timer, CLOCK_MONOTONIC,
 				     HRTIMER_MODE_ABS);

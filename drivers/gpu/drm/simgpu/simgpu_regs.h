@@ -138,8 +138,10 @@
  * which keep them until the next write: a consistent set, the 64-bit ones
  * read without the HI, LO, HI protocol. The instant is the current one, as
  * for any register access, but a sample leaves the engine's interrupts to
- * the engine: it does not raise them on the sampling CPU. Reading the
- * latches does not run the engine.
+ * the engine: it does not raise them on the sampling CPU, nor wait for the
+ * engine. Reading the latches does not run the engine. An engine has one
+ * set of latches: software that samples from several CPUs serializes its
+ * samples.
  */
 #define RING_SAMPLE			0x40	/* WO */
 #define RING_SAMPLE_TS_LO		0x44	/* RO */
