@@ -41,7 +41,8 @@ static inline double mid_mean(double *v, int n)
 
 /*
  * Shuffle @order, the @n numbers 0 to @n - 1 (Fisher-Yates), from @seed: the
- * cases of a round in an order where none always follows the same one
+ * cases of a round, or the kinds of a cycle of slots, in an order where none
+ * always follows the same one
  */
 static inline void shuffle(unsigned int *order, unsigned int n,
 			   unsigned int *seed)

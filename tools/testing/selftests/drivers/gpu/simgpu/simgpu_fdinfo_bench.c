@@ -4,32 +4,38 @@
  *
  * - reading a client's fdinfo with 1, 64, 1024 and 4096 idle exec queues,
  *   against reading the fdinfo of a pipe (target <= 3 at every size);
- * - job throughput with a reader of the client's fdinfo at 1 kHz against
- *   one of a pipe's fdinfo, which reads it as many times a tick as costs
- *   the time of one read of an idle client's fdinfo, but never enters the
- *   driver (target >= 0.98): the driver's own interference. The share of
- *   its CPU each reader spends reading is printed beside it. The ratio to no reader at all
- *   measures how the guest shares its CPUs, not the driver, and is
- *   printed without a target;
+ * - job throughput while a reader reads the client's fdinfo at 1 kHz,
+ *   against while it reads a pipe's fdinfo as many times a tick as costs
+ *   one read of the idle client's fdinfo, never entering the driver
+ *   (target >= 0.98): the driver's own interference. The share of its CPU
+ *   the reader spends reading each is printed beside it. The ratio to no
+ *   reader at all measures how the guest shares its CPUs, not the driver,
+ *   and is printed without a target;
  * - where the device has a PMU (not in UML, which has no perf events): the
  *   cost of one group read of an engine's engine-active-ticks and
  *   engine-total-ticks against one fdinfo read of a busy client (target
- *   <= 1), and job throughput with a 1 kHz reader of that group against
- *   a reader of the pipe's fdinfo once a tick (target >= 0.98).
+ *   <= 1), and job throughput with a 1 kHz reader of the group of the
+ *   engine the jobs run on against a reader of the pipe's fdinfo at the
+ *   rate that costs as much time (target >= 0.98).
  *
- * With two CPUs or more the submitter runs on the first and the reader on
- * the second, as a monitor runs beside a GPU client on a multi-core
- * machine; the cases take turns in rounds, in an order shuffled anew each
- * round (no case always follows the same one), and each ratio is the mean
- * of the middle half of the ratios of its rounds, so that a drift of the
- * machine's speed cancels out and slow rounds (an emulator's host
- * preempting a vCPU) do not move the figure.
+ * The throughput is one stream of submissions, and one reader beside it
+ * that changes what it reads every 20 ms slot. With two CPUs or more the
+ * submitter runs on the first and the reader on the second, as a monitor
+ * runs beside a GPU client on a multi-core machine. Each cycle of slots
+ * has one of every kind of reading, in an order shuffled anew each cycle,
+ * so that a drift of the emulated machine's speed, which moves a figure
+ * by 10 % over seconds, weighs on every kind alike; each ratio is that of
+ * the jobs done in all the slots of two kinds, and the quartiles of the
+ * cycles' ratios are printed beside it. The pipe readers cost the reader's
+ * CPU as much as the reader they are the control of: what the reader
+ * itself costs the guest cancels out, and only the driver's part is left.
  *
  * Each figure is one line "bench: <name> ratio=<x> target=<op><y>".
  *
  * Copyright (c) 2026 @COPYRIGHT@
  */
 #define _GNU_SOURCE		/* sched_setaffinity() */
+#include <assert.h>
 #include <dirent.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
@@ -134,62 +140,137 @@ static double read_cost_ratio(int fd, int pipe_fd)
 }
 
 /*
- * A 1 kHz reader: of /proc/self/fdinfo/<fd>, @per_tick times a tick on
- * average, or with @pmu of the counts of the PMU event group @fd.
+ * One read as the reader makes it: of the counts of the PMU event group
+ * @pmu_fd if >= 0, else an open, read and close of the fdinfo @path.
  */
-struct reader {
-	int fd;
-	bool pmu;
-	double per_tick;
-	atomic_bool stop;
-	unsigned long reads;
-	__u64 read_ns;		/* spent in open, read and close */
+static void read_once(const char *path, int pmu_fd)
+{
+	char buf[8192];
+	int f = pmu_fd >= 0 ? pmu_fd : open(path, O_RDONLY);
+
+	if (f < 0 || read(f, buf, sizeof(buf)) <= 0) {
+		perror(pmu_fd >= 0 ? "read PMU group" : path);
+		exit(1);
+	}
+	if (pmu_fd < 0)
+		close(f);
+}
+
+/*
+ * Median, over rounds that alternate the two, of the cost of one read of
+ * the PMU group @lead over that of one read of the fdinfo of @pipe_fd, as
+ * read_cost_ratio() measures: how many pipe reads cost one PMU read.
+ */
+static double pmu_read_cost_ratio(int lead, int pipe_fd)
+{
+	enum { ROUNDS = 15, READS = 100 };
+	double ratio[ROUNDS];
+	char path[64];
+	__u64 t[2];
+	int r, k, i;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", pipe_fd);
+	for (r = 0; r < ROUNDS; r++) {
+		for (k = 0; k < 2; k++) {
+			__u64 t0 = now_ns();
+
+			for (i = 0; i < READS; i++)
+				read_once(path, k ? -1 : lead);
+			t[k] = now_ns() - t0;
+		}
+		ratio[r] = (double)t[0] / t[1];
+	}
+	return median(ratio, ROUNDS);
+}
+
+/*
+ * What the reader reads in a slot: nothing; the submitting client's
+ * fdinfo; a pipe's fdinfo as many times as costs one read of that
+ * fdinfo; the PMU group of the engine the jobs run on; a pipe's fdinfo as
+ * many times as costs one read of that group.
+ */
+enum reader_kind { NONE, FDINFO, PIPE, PMU, PIPE_PMU, KINDS };
+
+/* The reader's tick, and how many of them a slot of one kind lasts */
+#define TICK_NS		1000000
+#define SLOT_MS		20
+/* 30 s of slots: whole cycles of three kinds (no PMU) or of five */
+#define SLOTS		1500
+/* Jobs the submitter submits before it waits for them */
+#define BATCH		16
+
+/*
+ * One stream of submissions and one 1 kHz reader beside it, which reads
+ * in slot s what kind[s] says: the reader publishes the slot it is in,
+ * and the submitter counts each batch of jobs in the slot current when
+ * the batch completes.
+ */
+struct slot_run {
+	int fd;			/* the submitting client */
+	int pipe_fd;
+	int pmu_fd;		/* the group leader, or -1 */
+	double per_tick[KINDS];	/* reads a tick of each kind, on average */
+	unsigned char kind[SLOTS];
+	atomic_int slot;	/* -1 before the first, SLOTS after the last */
+	unsigned int jobs[SLOTS];	/* written by the submitter */
+	__u64 read_ns[SLOTS];	/* spent reading; written by the reader */
 };
 
-static void *reader_1khz(void *arg)
+/*
+ * Tick at 1 kHz on the second CPU through the SLOTS slots of @arg, a
+ * struct slot_run, reading what the current slot's kind says, and add the
+ * time each tick spends reading to its slot.
+ */
+static void *slot_reader(void *arg)
 {
-	struct reader *r = arg;
-	char path[64], buf[8192];
+	struct slot_run *run = arg;
+	char fdinfo[64], pipe_fdinfo[64];
+	double due[KINDS] = {};
 	struct timespec next;
-	double due = 0;
+	unsigned int tick;
 
 	pin_to_cpu(cpus[1]);
-
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", r->fd);
+	snprintf(fdinfo, sizeof(fdinfo), "/proc/self/fdinfo/%d", run->fd);
+	snprintf(pipe_fdinfo, sizeof(pipe_fdinfo), "/proc/self/fdinfo/%d",
+		 run->pipe_fd);
 	clock_gettime(CLOCK_MONOTONIC, &next);
-	while (!r->stop) {
-		for (due += r->per_tick; due >= 1; due--) {
-			__u64 t0 = now_ns();
-			int f = r->pmu ? r->fd : open(path, O_RDONLY);
+	for (tick = 0; tick < SLOTS * SLOT_MS; tick++) {
+		unsigned int s = tick / SLOT_MS, k = run->kind[s];
+		const char *path = k == FDINFO ? fdinfo : pipe_fdinfo;
+		int pmu_fd = k == PMU ? run->pmu_fd : -1;
 
-			if (f < 0)
-				continue;
-			if (read(f, buf, sizeof(buf)) > 0)
-				r->reads++;
-			if (!r->pmu)
-				close(f);
-			r->read_ns += now_ns() - t0;
+		if (tick % SLOT_MS == 0)
+			atomic_store(&run->slot, s);
+		/*
+		 * A kind's fractions of a read carry over from one of its
+		 * slots to the next: its rate is exactly per_tick[k].
+		 */
+		due[k] += run->per_tick[k];
+		if (due[k] >= 1) {
+			__u64 t0 = now_ns();
+
+			for (; due[k] >= 1; due[k]--)
+				read_once(path, pmu_fd);
+			run->read_ns[s] += now_ns() - t0;
 		}
-		next.tv_nsec += 1000000;
-		if (next.tv_nsec >= 1000000000) {
-			next.tv_nsec -= 1000000000;
+		/* Absolute: a late tick does not shift the slots after it */
+		next.tv_nsec += TICK_NS;
+		if (next.tv_nsec >= NSEC_PER_SEC) {
+			next.tv_nsec -= NSEC_PER_SEC;
 			next.tv_sec++;
 		}
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
 	}
+	atomic_store(&run->slot, SLOTS);
 	return NULL;
 }
 
-/* How long each case of a round submits jobs */
-#define ROUND_NS	(NSEC_PER_SEC / 2)
-
 /*
- * Jobs per second: submit short jobs to bcs0 for ROUND_NS, keeping a
- * bounded number in flight, while a thread reads the fdinfo of @read_fd at
- * 1 kHz (none if < 0), or with @pmu the PMU event group @read_fd.
+ * Submit short jobs to bcs0 in batches of BATCH, waiting for each, while
+ * slot_reader() runs through the slots of @run, and count the jobs of
+ * each slot.
  */
-static double throughput(int fd, int read_fd, bool pmu, double per_tick,
-			 struct reader *out)
+static void submit_slots(struct slot_run *run)
 {
 	struct drm_simgpu_exec_queue_create c = {
 		.engine_class = DRM_SIMGPU_ENGINE_CLASS_COPY,
@@ -201,9 +282,8 @@ static double throughput(int fd, int read_fd, bool pmu, double per_tick,
 	struct drm_simgpu_exec_queue_destroy d = {};
 	struct drm_simgpu_wait_bo w = {};
 	struct drm_gem_close gc = {};
-	struct reader r = { .fd = read_fd, .pmu = pmu, .per_tick = per_tick };
+	int fd = run->fd, slot;
 	pthread_t th;
-	__u64 t0, n = 0;
 	__u32 bo;
 
 	if (ioctl(fd, DRM_IOCTL_SIMGPU_EXEC_QUEUE_CREATE, &c) ||
@@ -219,40 +299,96 @@ static double throughput(int fd, int read_fd, bool pmu, double per_tick,
 	s.num_bo_handles = 1;
 	w.handle = bo;
 
-	if (read_fd >= 0)
-		pthread_create(&th, NULL, reader_1khz, &r);
-	t0 = now_ns();
-	while (now_ns() - t0 < ROUND_NS) {
+	atomic_init(&run->slot, -1);
+	errno = pthread_create(&th, NULL, slot_reader, run);
+	if (errno) {
+		perror("pthread_create");
+		exit(1);
+	}
+	/* Jobs done before the first slot or after the last count nowhere */
+	while (atomic_load(&run->slot) < SLOTS) {
 		int i;
 
-		for (i = 0; i < 16; i++) {
+		for (i = 0; i < BATCH; i++)
 			while (ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s))
 				if (errno != EINTR && errno != EAGAIN) {
 					perror("SUBMIT");
 					exit(1);
 				}
-			n++;
-		}
 		w.timeout_ns = now_ns() + 10 * NSEC_PER_SEC;
 		if (ioctl(fd, DRM_IOCTL_SIMGPU_WAIT_BO, &w)) {
 			perror("WAIT_BO");
 			exit(1);
 		}
+		slot = atomic_load(&run->slot);
+		if (slot >= 0 && slot < SLOTS)
+			run->jobs[slot] += BATCH;
 	}
-	t0 = now_ns() - t0;
-	if (read_fd >= 0) {
-		r.stop = true;
-		pthread_join(th, NULL);
-	}
-	if (out)
-		*out = r;
+	pthread_join(th, NULL);
 	d.exec_queue_id = c.exec_queue_id;
 	if (ioctl(fd, DRM_IOCTL_SIMGPU_EXEC_QUEUE_DESTROY, &d) ||
 	    ioctl(fd, DRM_IOCTL_GEM_CLOSE, &gc)) {
 		perror("teardown");
 		exit(1);
 	}
-	return n * (double)NSEC_PER_SEC / t0;
+}
+
+/*
+ * What the slots of each kind give, but those of the first cycle (the
+ * reader's and the submitter's start): jobs per second and the share of
+ * the reader's CPU spent reading.
+ */
+struct kind_sum {
+	double jobs_s[KINDS];
+	double busy[KINDS];	/* % */
+};
+
+static void sum_kinds(const struct slot_run *run, unsigned int nkinds,
+		      struct kind_sum *sum)
+{
+	double jobs[KINDS] = {}, read_ns[KINDS] = {};
+	unsigned int s, k, n = (SLOTS - nkinds) / nkinds;
+
+	for (s = nkinds; s < SLOTS; s++) {
+		jobs[run->kind[s]] += run->jobs[s];
+		read_ns[run->kind[s]] += run->read_ns[s];
+	}
+	for (k = 0; k < nkinds; k++) {
+		sum->jobs_s[k] = jobs[k] * 1000 / ((double)n * SLOT_MS);
+		sum->busy[k] = 100 * read_ns[k] / (n * SLOT_MS * 1e6);
+	}
+}
+
+/*
+ * The quartiles of the ratios of the jobs of kind @a to those of kind @b
+ * of each cycle but the first: the noise the ratio of their sums beats.
+ */
+static void cycle_quartiles(const struct slot_run *run, unsigned int nkinds,
+			    unsigned int a, unsigned int b,
+			    double *q1, double *q3)
+{
+	double ratio[SLOTS];
+	unsigned int c, k, n = 0;
+
+	for (c = 1; c < SLOTS / nkinds; c++) {
+		unsigned int ja = 0, jb = 0;
+
+		for (k = c * nkinds; k < (c + 1) * nkinds; k++) {
+			if (run->kind[k] == a)
+				ja = run->jobs[k];
+			if (run->kind[k] == b)
+				jb = run->jobs[k];
+		}
+		/* A slot no batch completed in (a stalled guest) has no ratio */
+		if (jb)
+			ratio[n++] = (double)ja / jb;
+	}
+	*q1 = *q3 = 0;
+	if (!n)
+		return;
+	qsort(ratio, n, sizeof(*ratio), cmp_double);
+	*q1 = ratio[n / 4];
+	*q3 = ratio[n - 1 - n / 4];
 }
 
 /*
@@ -412,15 +548,16 @@ static void pmu_read_cost(void)
 
 int main(void)
 {
-	enum { NONE, FDINFO, PIPE, PIPE1, PMU, CASES, ROUNDS = 61 };
 	static const int sizes[] = { 1, 64, 1024, 4096 };
-	double jobs_r[CASES][ROUNDS], jobs[CASES];
-	double vs_none[ROUNDS], vs_pipe[ROUNDS], pmu_vs_pipe[ROUNDS];
-	double per_tick;
-	__u64 read_ns[CASES] = {};
-	int pipefd[2], fd, have = 0, lead;
-	unsigned int i, ncases, seed = 1;
+	static struct slot_run run;
+	unsigned int i, k, nkinds, seed = 1, order[KINDS];
+	int pipefd[2], fd, have = 0;
+	struct kind_sum sum = {};
+	double q1, q3;
 	bool wq;
+
+	static_assert(SLOTS % PMU == 0 && SLOTS % KINDS == 0,
+		      "SLOTS must be whole cycles, with or without a PMU");
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (pipe(pipefd)) {
@@ -452,70 +589,77 @@ int main(void)
 	 * scheduler's work and the interrupts later. So besides the ratio to
 	 * no reader, show the one to a reader of a pipe's fdinfo as many times
 	 * a tick as costs one read of an idle client's fdinfo, never entering
-	 * the driver: what is left is the driver's own interference. The PMU reader reads the
-	 * group of the engine the jobs run on, against one pipe read a tick.
+	 * the driver: what is left is the driver's own interference. The PMU
+	 * reader reads the group of the engine the jobs run on, against a
+	 * reader of the pipe's fdinfo at the rate that costs as much. Both
+	 * rates are measured at idle, on the reader's CPU.
 	 */
 	find_cpus();
 	wq = wq_to_cpu(cpus[0]);
 	fd = client_open();
 	pin_to_cpu(cpus[1]);
-	per_tick = read_cost_ratio(fd, pipefd[0]);
-	lead = pmu_group_open(DRM_SIMGPU_ENGINE_CLASS_COPY, 0);
-	ncases = lead >= 0 ? CASES : PMU;
-	for (i = 0; i < ROUNDS; i++) {
-		int readers[CASES] = {
-			[NONE] = -1, [FDINFO] = fd, [PIPE] = pipefd[0],
-			[PIPE1] = pipefd[0], [PMU] = lead,
-		};
-		unsigned int order[CASES], k, c;
-
-		/* From a fixed seed: runs are comparable */
-		shuffle(order, ncases, &seed);
-		for (k = 0; k < ncases; k++) {
-			struct reader r = {};
-
-			c = order[k];
-			jobs_r[c][i] = throughput(fd, readers[c], c == PMU,
-						  c == PIPE ? per_tick : 1, &r);
-			read_ns[c] += r.read_ns;
-		}
-		vs_none[i] = jobs_r[FDINFO][i] / jobs_r[NONE][i];
-		vs_pipe[i] = jobs_r[FDINFO][i] / jobs_r[PIPE][i];
-		if (lead >= 0)
-			pmu_vs_pipe[i] = jobs_r[PMU][i] / jobs_r[PIPE1][i];
+	run.fd = fd;
+	run.pipe_fd = pipefd[0];
+	run.per_tick[FDINFO] = 1;
+	run.per_tick[PIPE] = read_cost_ratio(fd, pipefd[0]);
+	run.pmu_fd = pmu_group_open(DRM_SIMGPU_ENGINE_CLASS_COPY, 0);
+	nkinds = PMU;
+	if (run.pmu_fd >= 0) {
+		nkinds = KINDS;
+		run.per_tick[PMU] = 1;
+		run.per_tick[PIPE_PMU] = pmu_read_cost_ratio(run.pmu_fd,
+							     pipefd[0]);
 	}
+
+	/*
+	 * The emulated guest's speed drifts by 10 % and more over seconds:
+	 * slots of every kind in turn, each cycle of them in an order of its
+	 * own (no kind always follows the same one) from a fixed seed (runs
+	 * are comparable), make a drift weigh on every kind alike.
+	 */
+	for (i = 0; i < SLOTS / nkinds; i++) {
+		shuffle(order, nkinds, &seed);
+		for (k = 0; k < nkinds; k++)
+			run.kind[i * nkinds + k] = order[k];
+	}
+	submit_slots(&run);
 	close(fd);
-	for (i = NONE; i < ncases; i++)
-		jobs[i] = median(jobs_r[i], ROUNDS);
+	if (run.pmu_fd >= 0)
+		close(run.pmu_fd);
+	close(pipefd[0]);
+	close(pipefd[1]);
+
+	sum_kinds(&run, nkinds, &sum);
 	if (cpus[0] >= 0)
 		printf("# submitter%s on CPU %d, reader on CPU %d",
 		       wq ? " and unbound work" : "", cpus[0], cpus[1]);
 	else
 		printf("# submitter and reader on one CPU");
-	printf(", %d rounds of %llu ms a case;", ROUNDS, ROUND_NS / 1000000);
-	printf(" ratios: means of the middle half of the rounds' ratios\n");
+	printf(", %d slots of %d ms in shuffled cycles;", SLOTS, SLOT_MS);
+	printf(" ratios of the jobs of all slots of a kind, the first cycle left out\n");
 	/* How the guest shares its CPUs, not the driver: no target */
 	printf("# submit_with_1khz_fdinfo_reader_vs_none ratio=%.3f",
-	       mid_mean(vs_none, ROUNDS));
-	printf(" (%.0f vs %.0f jobs/s with no reader)\n", jobs[FDINFO],
-	       jobs[NONE]);
+	       sum.jobs_s[FDINFO] / sum.jobs_s[NONE]);
+	printf(" (%.0f vs %.0f jobs/s with no reader)\n", sum.jobs_s[FDINFO],
+	       sum.jobs_s[NONE]);
+	cycle_quartiles(&run, nkinds, FDINFO, PIPE, &q1, &q3);
 	printf("bench: submit_with_1khz_fdinfo_reader_vs_pipe_reader ratio=%.3f target=>=0.98",
-	       mid_mean(vs_pipe, ROUNDS));
-	printf(" (%.0f vs %.0f jobs/s;", jobs[FDINFO], jobs[PIPE]);
+	       sum.jobs_s[FDINFO] / sum.jobs_s[PIPE]);
+	printf(" (%.0f vs %.0f jobs/s;", sum.jobs_s[FDINFO], sum.jobs_s[PIPE]);
 	printf(" readers busy %.2f vs %.2f %% of their CPU, %.1f pipe reads a tick;",
-	       100.0 * read_ns[FDINFO] / (ROUNDS * ROUND_NS),
-	       100.0 * read_ns[PIPE] / (ROUNDS * ROUND_NS), per_tick);
-	/* The spread of the rounds: the noise the figure has to beat */
-	printf(" rounds' quartiles %.3f..%.3f)\n", vs_pipe[ROUNDS / 4],
-	       vs_pipe[ROUNDS - 1 - ROUNDS / 4]);
-	if (lead < 0) {
+	       sum.busy[FDINFO], sum.busy[PIPE], run.per_tick[PIPE]);
+	printf(" cycles' quartiles %.3f..%.3f)\n", q1, q3);
+	if (run.pmu_fd < 0) {
 		printf("# submit_with_1khz_pmu_reader: no simgpu PMU\n");
 		return 0;
 	}
-	close(lead);
+	cycle_quartiles(&run, nkinds, PMU, PIPE_PMU, &q1, &q3);
 	printf("bench: submit_with_1khz_pmu_reader ratio=%.3f target=>=0.98",
-	       mid_mean(pmu_vs_pipe, ROUNDS));
-	printf(" (%.0f vs %.0f jobs/s with a read of a pipe's fdinfo a tick)\n",
-	       jobs[PMU], jobs[PIPE1]);
+	       sum.jobs_s[PMU] / sum.jobs_s[PIPE_PMU]);
+	printf(" (%.0f vs %.0f jobs/s with pipe fdinfo reads matched to the PMU read's cost,",
+	       sum.jobs_s[PMU], sum.jobs_s[PIPE_PMU]);
+	printf(" %.2f a tick; readers busy %.2f vs %.2f %% of their CPU;",
+	       run.per_tick[PIPE_PMU], sum.busy[PMU], sum.busy[PIPE_PMU]);
+	printf(" cycles' quartiles %.3f..%.3f)\n", q1, q3);
 	return 0;
 }
