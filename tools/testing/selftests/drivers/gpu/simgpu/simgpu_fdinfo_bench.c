@@ -48,37 +48,21 @@
 
 #define NSEC_PER_SEC	1000000000ULL
 
-/* Median ns of one read of /proc/self/fdinfo/fd, over rounds of reads. */
-static __u64 read_cost(int fd)
+/*
+ * One read as the reader makes it: of the counts of the PMU event group
+ * @pmu_fd if >= 0, else an open, read and close of the fdinfo @path.
+ */
+static void read_once(const char *path, int pmu_fd)
 {
-	enum { ROUNDS = 15, READS = 200 };
-	__u64 t[ROUNDS], tmp;
-	char path[64], buf[8192];
-	int r, i, j;
+	char buf[8192];
+	int f = pmu_fd >= 0 ? pmu_fd : open(path, O_RDONLY);
 
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	for (r = 0; r < ROUNDS; r++) {
-		__u64 t0 = now_ns();
-
-		for (i = 0; i < READS; i++) {
-			int f = open(path, O_RDONLY);
-
-			if (f < 0 || read(f, buf, sizeof(buf)) <= 0) {
-				perror(path);
-				exit(1);
-			}
-			close(f);
-		}
-		t[r] = (now_ns() - t0) / READS;
+	if (f < 0 || read(f, buf, sizeof(buf)) <= 0) {
+		perror(pmu_fd >= 0 ? "read PMU group" : path);
+		exit(1);
 	}
-	for (i = 0; i < ROUNDS; i++)
-		for (j = i + 1; j < ROUNDS; j++)
-			if (t[j] < t[i]) {
-				tmp = t[i];
-				t[i] = t[j];
-				t[j] = tmp;
-			}
-	return t[ROUNDS / 2];
+	if (pmu_fd < 0)
+		close(f);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -105,77 +89,45 @@ static void add_idle_queue(int fd)
 	}
 }
 
-/*
- * Median, over rounds that alternate the two, of the cost of reading the
- * fdinfo of @fd over that of reading the fdinfo of @pipe_fd.
- */
-static double read_cost_ratio(int fd, int pipe_fd)
+/* Median ns of one read of /proc/self/fdinfo/fd, over rounds of reads. */
+static __u64 read_cost(int fd)
 {
-	enum { ROUNDS = 15, READS = 100 };
-	double ratio[ROUNDS];
-	char path[2][64], buf[8192];
-	__u64 t[2];
-	int r, k, i;
-
-	snprintf(path[0], sizeof(path[0]), "/proc/self/fdinfo/%d", fd);
-	snprintf(path[1], sizeof(path[1]), "/proc/self/fdinfo/%d", pipe_fd);
-	for (r = 0; r < ROUNDS; r++) {
-		for (k = 0; k < 2; k++) {
-			__u64 t0 = now_ns();
-
-			for (i = 0; i < READS; i++) {
-				int f = open(path[k], O_RDONLY);
-
-				if (f < 0 || read(f, buf, sizeof(buf)) <= 0) {
-					perror(path[k]);
-					exit(1);
-				}
-				close(f);
-			}
-			t[k] = now_ns() - t0;
-		}
-		ratio[r] = (double)t[0] / t[1];
-	}
-	return median(ratio, ROUNDS);
-}
-
-/*
- * One read as the reader makes it: of the counts of the PMU event group
- * @pmu_fd if >= 0, else an open, read and close of the fdinfo @path.
- */
-static void read_once(const char *path, int pmu_fd)
-{
-	char buf[8192];
-	int f = pmu_fd >= 0 ? pmu_fd : open(path, O_RDONLY);
-
-	if (f < 0 || read(f, buf, sizeof(buf)) <= 0) {
-		perror(pmu_fd >= 0 ? "read PMU group" : path);
-		exit(1);
-	}
-	if (pmu_fd < 0)
-		close(f);
-}
-
-/*
- * Median, over rounds that alternate the two, of the cost of one read of
- * the PMU group @lead over that of one read of the fdinfo of @pipe_fd, as
- * read_cost_ratio() measures: how many pipe reads cost one PMU read.
- */
-static double pmu_read_cost_ratio(int lead, int pipe_fd)
-{
-	enum { ROUNDS = 15, READS = 100 };
-	double ratio[ROUNDS];
+	enum { ROUNDS = 15, READS = 200 };
+	__u64 t[ROUNDS];
 	char path[64];
+	int r, i;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	for (r = 0; r < ROUNDS; r++) {
+		__u64 t0 = now_ns();
+
+		for (i = 0; i < READS; i++)
+			read_once(path, -1);
+		t[r] = (now_ns() - t0) / READS;
+	}
+	return median_u64(t, ROUNDS);
+}
+
+/*
+ * Median, over rounds that alternate the two, of the cost of one read as
+ * read_once(@path, @pmu_fd) makes it over that of one read of the fdinfo
+ * of @pipe_fd: how many pipe reads cost as much.
+ */
+static double read_cost_ratio(const char *path, int pmu_fd, int pipe_fd)
+{
+	enum { ROUNDS = 15, READS = 100 };
+	double ratio[ROUNDS];
+	char pipe_path[64];
 	__u64 t[2];
 	int r, k, i;
 
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", pipe_fd);
+	snprintf(pipe_path, sizeof(pipe_path), "/proc/self/fdinfo/%d", pipe_fd);
 	for (r = 0; r < ROUNDS; r++) {
 		for (k = 0; k < 2; k++) {
 			__u64 t0 = now_ns();
 
 			for (i = 0; i < READS; i++)
-				read_once(path, k ? -1 : lead);
+				read_once(k ? pipe_path : path, k ? -1 : pmu_fd);
 			t[k] = now_ns() - t0;
 		}
 		ratio[r] = (double)t[0] / t[1];
@@ -552,6 +504,7 @@ int main(void)
 	static struct slot_run run;
 	unsigned int i, k, nkinds, seed = 1, order[KINDS];
 	int pipefd[2], fd, have = 0;
+	char fdinfo[64];
 	struct kind_sum sum = {};
 	double q1, q3;
 	bool wq;
@@ -601,14 +554,15 @@ int main(void)
 	run.fd = fd;
 	run.pipe_fd = pipefd[0];
 	run.per_tick[FDINFO] = 1;
-	run.per_tick[PIPE] = read_cost_ratio(fd, pipefd[0]);
+	snprintf(fdinfo, sizeof(fdinfo), "/proc/self/fdinfo/%d", fd);
+	run.per_tick[PIPE] = read_cost_ratio(fdinfo, -1, pipefd[0]);
 	run.pmu_fd = pmu_group_open(DRM_SIMGPU_ENGINE_CLASS_COPY, 0);
 	nkinds = PMU;
 	if (run.pmu_fd >= 0) {
 		nkinds = KINDS;
 		run.per_tick[PMU] = 1;
-		run.per_tick[PIPE_PMU] = pmu_read_cost_ratio(run.pmu_fd,
-							     pipefd[0]);
+		run.per_tick[PIPE_PMU] = read_cost_ratio(NULL, run.pmu_fd,
+							 pipefd[0]);
 	}
 
 	/*
