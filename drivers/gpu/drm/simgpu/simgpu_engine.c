@@ -697,6 +697,26 @@ int simgpu_engines_init(struct simgpu_device *sdev)
 	return 0;
 }
 
+/* Reads of the latches before a sampler serializes its sample */
+#define SIMGPU_SAMPLE_TRIES	4
+
+/* Read the latches; false if a sample overwrote them meanwhile */
+static bool engine_read_latches(struct simgpu_engine *eng,
+				struct simgpu_engine_sample *s)
+{
+	u32 seq = engine_read(eng, RING_SAMPLE_SEQ);
+
+	if (seq & 1)
+		return false;
+	s->ts = engine_read(eng, RING_SAMPLE_TS_LO) |
+		(u64)engine_read(eng, RING_SAMPLE_TS_HI) << 32;
+	s->busy = engine_read(eng, RING_SAMPLE_BUSY_LO) |
+		  (u64)engine_read(eng, RING_SAMPLE_BUSY_HI) << 32;
+	s->ctx_ts = engine_read(eng, RING_SAMPLE_CTX_TS);
+	s->ctx = engine_read(eng, RING_SAMPLE_CTX);
+	return engine_read(eng, RING_SAMPLE_SEQ) == seq;
+}
+
 /**
  * simgpu_engine_sample - read an engine's counters of one instant
  * @eng: the engine
@@ -707,19 +727,35 @@ int simgpu_engines_init(struct simgpu_device *sdev)
  * moving its timer here, so that a monitor (the PMU, fdinfo) does not run
  * a submitter's completions. Never sleeps; callable from any context,
  * under raw spinlocks too.
+ *
+ * Samplers take no lock: a sample written by another CPU while the
+ * latches are read shows in RING_SAMPLE_SEQ, and they are read again,
+ * without a new sample, since any sample written after this one's request
+ * is of the current instant too. Only a sampler that lost
+ * %SIMGPU_SAMPLE_TRIES reads to others takes @eng->sample_lock and sets
+ * @eng->sample_serial, which makes new samplers queue behind it: then
+ * only the samples already requested can overwrite its latches, and it
+ * succeeds within as many reads as there are CPUs.
  */
 void simgpu_engine_sample(struct simgpu_engine *eng,
 			  struct simgpu_engine_sample *s)
 {
 	unsigned long flags;
+	unsigned int tries;
+
+	if (!READ_ONCE(eng->sample_serial)) {
+		engine_write(eng, RING_SAMPLE, 1);
+		for (tries = 0; tries < SIMGPU_SAMPLE_TRIES; tries++)
+			if (engine_read_latches(eng, s))
+				return;
+	}
 
 	raw_spin_lock_irqsave(&eng->sample_lock, flags);
+	WRITE_ONCE(eng->sample_serial, true);
+	smp_mb(); /* the flag before the sample: new samplers see it */
 	engine_write(eng, RING_SAMPLE, 1);
-	s->ts = engine_read(eng, RING_SAMPLE_TS_LO) |
-		(u64)engine_read(eng, RING_SAMPLE_TS_HI) << 32;
-	s->busy = engine_read(eng, RING_SAMPLE_BUSY_LO) |
-		  (u64)engine_read(eng, RING_SAMPLE_BUSY_HI) << 32;
-	s->ctx_ts = engine_read(eng, RING_SAMPLE_CTX_TS);
-	s->ctx = engine_read(eng, RING_SAMPLE_CTX);
+	while (!engine_read_latches(eng, s))
+		cpu_relax();
+	WRITE_ONCE(eng->sample_serial, false);
 	raw_spin_unlock_irqrestore(&eng->sample_lock, flags);
 }

@@ -55,9 +55,12 @@ enum simgpu_reset_cause {
  * @limit_work: runs the timeout handler when the job at the head of
  *	@inflight reaches &simgpu_device.max_job_ns, see
  *	simgpu_engine_check_hang()
- * @sample_lock: serialises the use of the engine's RING_SAMPLE latches by
- *	the PMU and fdinfo, see simgpu_engine_sample(). Raw, as perf reads
- *	under raw spinlocks; innermost of the driver's locks.
+ * @sample_lock: serialises the samplers that could not read the engine's
+ *	RING_SAMPLE latches whole without it, see simgpu_engine_sample().
+ *	Raw, as perf reads under raw spinlocks; innermost of the driver's
+ *	locks
+ * @sample_serial: set while a sampler holds @sample_lock: new samplers
+ *	then take it too
  */
 struct simgpu_engine {
 	struct simgpu_device *sdev;
@@ -75,7 +78,8 @@ struct simgpu_engine {
 	u32 traced_ctx;		/* protected by @lock */
 	atomic_t halt_next;
 	struct delayed_work limit_work;
-	raw_spinlock_t sample_lock;	/* the RING_SAMPLE latches */
+	raw_spinlock_t sample_lock;
+	bool sample_serial;
 };
 
 /**

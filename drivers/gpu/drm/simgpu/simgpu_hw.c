@@ -319,10 +319,12 @@ struct simgpu_hw_engine {
 	struct hrtimer timer;
 
 	/*
-	 * RING_SAMPLE's latches, written and read without a lock: samplers
-	 * on several CPUs may mix their values, as on hardware, unless the
-	 * driver serializes them.
+	 * RING_SAMPLE's latches, written under @latch_lock in @latch_seq
+	 * (RING_SAMPLE_SEQ), read without a lock: a reader tells a whole
+	 * sample by the sequence, as the driver does on hardware.
 	 */
+	raw_spinlock_t latch_lock;
+	seqcount_raw_spinlock_t latch_seq;
 	struct simgpu_hw_latch latch;
 	/*
 	 * The counters as of the last evaluation, for RING_SAMPLE to read
@@ -1286,20 +1288,33 @@ static void simgpu_hw_engine_sample(struct simgpu_hw_engine *e)
 	}
 
 	ticks = simgpu_hw_ticks(hw, t);
+	/* Samples from several CPUs latch one after the other */
+	raw_spin_lock_irqsave(&e->latch_lock, flags);
+	write_seqcount_begin(&e->latch_seq);
 	WRITE_ONCE(l->ts, hw->cfg.ts_offset + ticks);
 	WRITE_ONCE(l->busy, snap.busy_ticks +
 		   (snap.resident ? ticks - snap.ctx_ts_tick : 0));
 	WRITE_ONCE(l->ctx_ts, snap.ctx_ts +
 		   (snap.resident ? (u32)(ticks - snap.ctx_ts_tick) : 0));
 	WRITE_ONCE(l->ctx, snap.ctx_id);
+	write_seqcount_end(&e->latch_seq);
+	raw_spin_unlock_irqrestore(&e->latch_lock, flags);
 }
 
-/* A RING_SAMPLE_* register: what the last RING_SAMPLE latched */
+/*
+ * A RING_SAMPLE_* register: what the last RING_SAMPLE latched, or the
+ * latches' sequence. A register read completes before the next one starts,
+ * as a CPU's uncached reads of a device do: a read of the sequence comes
+ * after the latches read before it.
+ */
 static u32 simgpu_hw_engine_read_latch(struct simgpu_hw_engine *e, u32 reg)
 {
 	struct simgpu_hw_latch *l = &e->latch;
 
 	switch (reg) {
+	case RING_SAMPLE_SEQ:
+		smp_rmb(); /* pairs with write_seqcount_begin() */
+		return raw_read_seqcount(&e->latch_seq);
 	case RING_SAMPLE_TS_LO:
 		return lower_32_bits(READ_ONCE(l->ts));
 	case RING_SAMPLE_TS_HI:
@@ -1641,7 +1656,8 @@ static void simgpu_hw_obs_write(struct simgpu_hw *hw, u32 offset, u32 val)
 static bool simgpu_hw_reg_is_sample(u32 reg)
 {
 	return (reg >= RING_SAMPLE_TS_LO && reg <= RING_SAMPLE_BUSY_HI) ||
-	       reg == RING_SAMPLE_CTX_TS || reg == RING_SAMPLE_CTX;
+	       reg == RING_SAMPLE_CTX_TS || reg == RING_SAMPLE_CTX ||
+	       reg == RING_SAMPLE_SEQ;
 }
 
 static u32 simgpu_hw_engine_read(struct simgpu_hw_engine *e, u32 reg)
@@ -1931,6 +1947,9 @@ struct simgpu_hw *simgpu_hw_create(const struct simgpu_hw_config *cfg,
 			e->id = SIMGPU_HW_ENGINE_ID(class, inst);
 			raw_spin_lock_init(&e->lock);
 			seqcount_raw_spinlock_init(&e->snap_seq, &e->lock);
+			raw_spin_lock_init(&e->latch_lock);
+			seqcount_raw_spinlock_init(&e->latch_seq,
+						   &e->latch_lock);
 			e->timer_expires = KTIME_MAX;
 			hrtimer_init(&e->timer, CLOCK_MONOTONIC,
 				     HRTIMER_MODE_ABS);

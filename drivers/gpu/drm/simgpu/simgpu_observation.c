@@ -337,6 +337,17 @@ static size_t simgpu_obs_put_sample(struct simgpu_obs_stream *s, u8 *b,
 }
 
 /*
+ * Whether the stream, disabled, still owes the reader at @pos the gap
+ * records of reports missing after the last one written.
+ */
+static bool simgpu_obs_end_pending(const struct simgpu_obs_stream *s,
+				   const struct simgpu_obs_pos *pos)
+{
+	return !s->enabled && (pos->overflow_seen != s->overflow_end ||
+			       pos->lost_seen != s->lost_end);
+}
+
+/*
  * The stream is disabled and read to HEAD: put at @b the gap records of the
  * reports missing after the last one written, as many as fit in @room.
  * Returns the bytes put.
@@ -433,7 +444,7 @@ static ssize_t simgpu_obs_flush(struct simgpu_obs_stream *s,
 	}
 
 	/* The bounce buffer has room for two gap records after the loop */
-	if (!ret && !s->enabled && pos.tail == head)
+	if (!ret && pos.tail == head && simgpu_obs_end_pending(s, &pos))
 		fill += simgpu_obs_put_end(s, &pos, b + fill, count - done - fill);
 
 	if (fill) {
@@ -452,9 +463,7 @@ static ssize_t simgpu_obs_flush(struct simgpu_obs_stream *s,
 		return done;
 	if (ret)
 		return ret;
-	if (pos.tail != head || (!s->enabled &&
-				 (pos.overflow_seen != s->overflow_end ||
-				  pos.lost_seen != s->lost_end)))
+	if (pos.tail != head || simgpu_obs_end_pending(s, &pos))
 		return -ENOSPC;
 	return s->enabled ? -EAGAIN : -EIO;
 }

@@ -55,7 +55,8 @@
  *
  * Reading an event never sleeps, takes no sleeping lock and never waits
  * for the device: it latches and reads the engine's sample registers
- * (simgpu_engine_sample()), under the engine's raw sample lock.
+ * (simgpu_engine_sample()), without a lock but when other CPUs' samples
+ * keep overwriting them, then under the engine's raw sample lock.
  *
  * The PMU answers "how busy is each engine", for any process allowed to
  * open system-wide events (perf_event_paranoid); fdinfo answers "how busy

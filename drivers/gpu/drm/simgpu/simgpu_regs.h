@@ -139,9 +139,14 @@
  * read without the HI, LO, HI protocol. The instant is the current one, as
  * for any register access, but a sample leaves the engine's interrupts to
  * the engine: it does not raise them on the sampling CPU, nor wait for the
- * engine. Reading the latches does not run the engine. An engine has one
- * set of latches: software that samples from several CPUs serializes its
- * samples.
+ * engine. Reading the latches does not run the engine.
+ *
+ * An engine has one set of latches, which a sample from another CPU may
+ * overwrite while they are read. RING_SAMPLE_SEQ tells: it is even while
+ * the latches hold a whole sample, odd while a sample writes them, and
+ * changes with every sample. Latches read between two equal, even reads
+ * of it are of one sample, that of the first read, at or after any sample
+ * written before it; otherwise read them again.
  */
 #define RING_SAMPLE			0x40	/* WO */
 #define RING_SAMPLE_TS_LO		0x44	/* RO */
@@ -160,6 +165,7 @@
 #define   SIMGPU_PERFCFG_LOAD		BIT(31)
 #define RING_SAMPLE_CTX_TS		0x58	/* RO: latched RING_CTX_TIMESTAMP */
 #define RING_SAMPLE_CTX			0x5c	/* RO: latched RING_CURRENT_CTX */
+#define RING_SAMPLE_SEQ			0x60	/* RO: the latches' sequence */
 #define RING_SUBMIT_FIFO_DEPTH		64
 
 /*

@@ -20,6 +20,7 @@
 
 #include "../simgpu_ctx.h"
 #include "../simgpu_drv.h"
+#include "../simgpu_engine.h"
 
 /* kasprintf() whose result is freed when the test ends */
 KUNIT_DEFINE_ACTION_WRAPPER(fdinfo_kfree, kfree, const void *);
@@ -309,9 +310,13 @@ static void fdinfo_test_running_context(struct kunit *test)
 	prev_total = fdinfo_value(test, ft->buf, "drm-total-cycles-rcs");
 	KUNIT_EXPECT_EQ(test, prev_cycles, 0);
 
-	/* Windows of 0.5 s while the job runs, from 1 s to 3.5 s */
+	/*
+	 * Windows of 0.5 s while the job runs, from 1 s to 3.5 s; in the odd
+	 * ones the first sample is taken as by a sampler that lost to others
+	 */
 	for (i = 1; i <= 5; i++) {
 		clock_set(ft, NSEC_PER_SEC + (u64)i * NSEC_PER_SEC / 2);
+		WRITE_ONCE(ft->sdev->engines[0]->sample_serial, i % 2);
 		cycles = fdinfo_value(test, fdinfo_read(test, file),
 				      "drm-cycles-rcs");
 		total = fdinfo_value(test, ft->buf, "drm-total-cycles-rcs");

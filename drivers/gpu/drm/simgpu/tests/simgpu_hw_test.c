@@ -1585,7 +1585,8 @@ static void simgpu_hw_test_irq_ack(struct kunit *test)
 /*
  * RING_SAMPLE also latches RING_CTX_TIMESTAMP and RING_CURRENT_CTX, of the
  * same instant as RING_TIMESTAMP; the latches keep them as the engine
- * moves on.
+ * moves on. RING_SAMPLE_SEQ, even between samples, changes with each
+ * sample of its engine only, not as the latches are read.
  */
 static void simgpu_hw_test_sample_ctx(struct kunit *test)
 {
@@ -1593,18 +1594,27 @@ static void simgpu_hw_test_sample_ctx(struct kunit *test)
 	__le32 *a = test_ctx(t, 7, 100);
 	__le32 *busy = busy_batch(t, 1000);
 	struct simgpu_hw *hw = test_create(t, TEST_1GHZ, 0, true);
+	u32 seq, other = eng_rd(hw, RCS0, RING_SAMPLE_SEQ);
 
 	submit(hw, CCS3, a, busy, 1);
 	clock_set(t, 400);
+	seq = eng_rd(hw, CCS3, RING_SAMPLE_SEQ);
 	eng_wr(hw, CCS3, RING_SAMPLE, 1);
+	KUNIT_EXPECT_NE(test, eng_rd(hw, CCS3, RING_SAMPLE_SEQ), seq);
+	seq = eng_rd(hw, CCS3, RING_SAMPLE_SEQ);
+	KUNIT_EXPECT_EQ(test, seq % 2, 0);
 	clock_set(t, 600);
 	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_SAMPLE_CTX), 7);
 	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_SAMPLE_CTX_TS), 100 + 400);
 	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_SAMPLE_TS_LO), 400);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_SAMPLE_SEQ), seq);
 
 	/* The end of the job overdue: the sample is of after it */
 	clock_set(t, 2000);
 	eng_wr(hw, CCS3, RING_SAMPLE, 1);
+	KUNIT_EXPECT_NE(test, eng_rd(hw, CCS3, RING_SAMPLE_SEQ), seq);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_SAMPLE_SEQ) % 2, 0);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, RCS0, RING_SAMPLE_SEQ), other);
 	KUNIT_EXPECT_EQ(test, img_rd(a, CTX_IMG_SEQNO), 1);
 	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_SAMPLE_CTX), 0);
 	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_SAMPLE_CTX_TS), 100 + 1000);
