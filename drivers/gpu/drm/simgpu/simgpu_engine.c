@@ -730,8 +730,8 @@ static bool engine_read_latches(struct simgpu_engine *eng,
  *
  * Samplers take no lock: a sample written by another CPU while the
  * latches are read shows in RING_SAMPLE_SEQ, and they are read again,
- * without a new sample, since any sample written after this one's request
- * is of the current instant too. Only a sampler that lost
+ * without a new sample, since the latched instant only moves forward: it
+ * is this sample's or a later one. Only a sampler that lost
  * %SIMGPU_SAMPLE_TRIES reads to others takes @eng->sample_lock and sets
  * @eng->sample_serial, which makes new samplers queue behind it: then
  * only the samples already requested can overwrite its latches, and it

@@ -319,13 +319,15 @@ struct simgpu_hw_engine {
 	struct hrtimer timer;
 
 	/*
-	 * RING_SAMPLE's latches, written under @latch_lock in @latch_seq
-	 * (RING_SAMPLE_SEQ), read without a lock: a reader tells a whole
-	 * sample by the sequence, as the driver does on hardware.
+	 * RING_SAMPLE's latches and the virtual time of their instant,
+	 * written under @latch_lock in @latch_seq (RING_SAMPLE_SEQ), read
+	 * without a lock: a reader tells a whole sample by the sequence, as
+	 * the driver does on hardware.
 	 */
 	raw_spinlock_t latch_lock;
 	seqcount_raw_spinlock_t latch_seq;
 	struct simgpu_hw_latch latch;
+	u64 latch_t;
 	/*
 	 * The counters as of the last evaluation, for RING_SAMPLE to read
 	 * without the lock; written under it, in @snap_seq.
@@ -1288,9 +1290,19 @@ static void simgpu_hw_engine_sample(struct simgpu_hw_engine *e)
 	}
 
 	ticks = simgpu_hw_ticks(hw, t);
-	/* Samples from several CPUs latch one after the other */
+	/*
+	 * Samples from several CPUs latch one after the other, in the order
+	 * of their instants, as a device's writes would: one whose CPU was
+	 * held up between reading the clock and latching finds a later
+	 * instant there, and leaves it.
+	 */
 	raw_spin_lock_irqsave(&e->latch_lock, flags);
+	if (t < e->latch_t) {
+		raw_spin_unlock_irqrestore(&e->latch_lock, flags);
+		return;
+	}
 	write_seqcount_begin(&e->latch_seq);
+	e->latch_t = t;
 	WRITE_ONCE(l->ts, hw->cfg.ts_offset + ticks);
 	WRITE_ONCE(l->busy, snap.busy_ticks +
 		   (snap.resident ? ticks - snap.ctx_ts_tick : 0));

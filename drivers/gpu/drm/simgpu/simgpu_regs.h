@@ -144,9 +144,9 @@
  * An engine has one set of latches, which a sample from another CPU may
  * overwrite while they are read. RING_SAMPLE_SEQ tells: it is even while
  * the latches hold a whole sample, odd while a sample writes them, and
- * changes with every sample. Latches read between two equal, even reads
- * of it are of one sample, that of the first read, at or after any sample
- * written before it; otherwise read them again.
+ * changes whenever they do. Latches read between two equal, even reads of
+ * it are of one sample; otherwise read them again. The latched instant
+ * only moves forward: a sample finds there its own instant or a later one.
  */
 #define RING_SAMPLE			0x40	/* WO */
 #define RING_SAMPLE_TS_LO		0x44	/* RO */

@@ -1586,7 +1586,9 @@ static void simgpu_hw_test_irq_ack(struct kunit *test)
  * RING_SAMPLE also latches RING_CTX_TIMESTAMP and RING_CURRENT_CTX, of the
  * same instant as RING_TIMESTAMP; the latches keep them as the engine
  * moves on. RING_SAMPLE_SEQ, even between samples, changes with each
- * sample of its engine only, not as the latches are read.
+ * sample of its engine only, not as the latches are read. A sample of an
+ * earlier instant than the latched one, as from a CPU held up before it
+ * latched, leaves the latches and the sequence as they are.
  */
 static void simgpu_hw_test_sample_ctx(struct kunit *test)
 {
@@ -1605,6 +1607,11 @@ static void simgpu_hw_test_sample_ctx(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, seq % 2, 0);
 	clock_set(t, 600);
 	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_SAMPLE_CTX), 7);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_SAMPLE_CTX_TS), 100 + 400);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_SAMPLE_TS_LO), 400);
+	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_SAMPLE_SEQ), seq);
+	clock_set(t, 300);
+	eng_wr(hw, CCS3, RING_SAMPLE, 1);
 	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_SAMPLE_CTX_TS), 100 + 400);
 	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_SAMPLE_TS_LO), 400);
 	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_SAMPLE_SEQ), seq);
