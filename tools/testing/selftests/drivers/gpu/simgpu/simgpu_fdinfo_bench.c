@@ -3,7 +3,8 @@
  * Cost of simgpu's fdinfo, as ratios measured in the same run:
  *
  * - reading a client's fdinfo with 1, 64, 1024 and 4096 idle exec queues,
- *   against reading the fdinfo of a pipe (target <= 3 at every size);
+ *   against reading the fdinfo of a pipe, in alternating rounds (target
+ *   <= 3 at every size);
  * - job throughput while a reader reads the client's fdinfo at 1 kHz,
  *   against while it reads a pipe's fdinfo each tick for as long as a
  *   tick's fdinfo read takes, never entering the driver (target >= 0.98):
@@ -90,23 +91,35 @@ static void add_idle_queue(int fd)
 	}
 }
 
-/* Median ns of one read of /proc/self/fdinfo/fd, over rounds of reads. */
-static __u64 read_cost(int fd)
+/*
+ * The cost of one read of /proc/self/fdinfo/@fd over that of @pipe_fd:
+ * the median of the ratios of rounds that read each in turn, so that the
+ * guest's speed, which drifts, is the same for both. @ns and @pipe_ns get
+ * the median ns of a read of each.
+ */
+static double read_cost_ratio(int fd, int pipe_fd, __u64 *ns, __u64 *pipe_ns)
 {
-	enum { ROUNDS = 15, READS = 200 };
-	__u64 t[ROUNDS];
-	char path[64];
-	int r, i;
+	enum { ROUNDS = 15, READS = 100 };
+	__u64 t[2][ROUNDS];
+	double ratio[ROUNDS];
+	char path[2][64];
+	int r, k, i;
 
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	snprintf(path[0], sizeof(path[0]), "/proc/self/fdinfo/%d", fd);
+	snprintf(path[1], sizeof(path[1]), "/proc/self/fdinfo/%d", pipe_fd);
 	for (r = 0; r < ROUNDS; r++) {
-		__u64 t0 = now_ns();
+		for (k = 0; k < 2; k++) {
+			__u64 t0 = now_ns();
 
-		for (i = 0; i < READS; i++)
-			read_once(path, -1);
-		t[r] = (now_ns() - t0) / READS;
+			for (i = 0; i < READS; i++)
+				read_once(path[k], -1);
+			t[k][r] = (now_ns() - t0) / READS;
+		}
+		ratio[r] = (double)t[0][r] / t[1][r];
 	}
-	return median_u64(t, ROUNDS);
+	*ns = median_u64(t[0], ROUNDS);
+	*pipe_ns = median_u64(t[1], ROUNDS);
+	return median(ratio, ROUNDS);
 }
 
 /*
@@ -519,15 +532,15 @@ int main(void)
 	fd = client_open();
 	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
 		__u64 cost, pipe_cost;
+		double ratio;
 
 		while (have < sizes[i]) {
 			add_idle_queue(fd);
 			have++;
 		}
-		pipe_cost = read_cost(pipefd[0]);
-		cost = read_cost(fd);
+		ratio = read_cost_ratio(fd, pipefd[0], &cost, &pipe_cost);
 		printf("bench: fdinfo_read_%d_queues ratio=%.2f target=<=3",
-		       sizes[i], (double)cost / pipe_cost);
+		       sizes[i], ratio);
 		printf(" (%llu ns vs pipe %llu ns)\n",
 		       (unsigned long long)cost, (unsigned long long)pipe_cost);
 	}
