@@ -123,8 +123,8 @@ struct drm_simgpu_user_extension {
 	DRM_IOW(DRM_COMMAND_BASE + DRM_SIMGPU_PERFMON_SET_GLOBAL, \
 		struct drm_simgpu_perfmon_set_global)
 #define DRM_IOCTL_SIMGPU_OBSERVATION_OPEN \
-	DRM_IOWR(DRM_COMMAND_BASE + DRM_SIMGPU_OBSERVATION_OPEN, \
-		 struct drm_simgpu_observation_open)
+	DRM_IOW(DRM_COMMAND_BASE + DRM_SIMGPU_OBSERVATION_OPEN, \
+		struct drm_simgpu_observation_open)
 
 /**
  * enum drm_simgpu_engine_class - engine classes
@@ -848,7 +848,9 @@ struct drm_simgpu_wait_bo {
  * place in the sequence.
  *
  * A device-wide perfmon (%DRM_IOCTL_SIMGPU_PERFMON_SET_GLOBAL) counts the
- * jobs of every file, and needs perfmon_capable().
+ * jobs of every file, and needs perfmon_capable() unless the sysctl
+ * dev.simgpu.observation_paranoid is 0, as a device-wide observation
+ * stream does.
  */
 
 /** DRM_SIMGPU_MAX_PERFMONS - the most perfmons a file can have */
@@ -968,7 +970,9 @@ struct drm_simgpu_perfmon_get_values {
  *
  * Returns:
  *
- * - -EACCES: the caller is not perfmon_capable().
+ * - -EACCES: the caller is not perfmon_capable() while the sysctl
+ *   dev.simgpu.observation_paranoid is 1 (the rule of device-wide
+ *   observation streams).
  * - -EBUSY: jobs with a per-job perfmon are in flight, or another perfmon
  *   is the device-wide one; clearing: this file's perfmon is not.
  * - -ENOENT: the file has no perfmon @id.
@@ -993,7 +997,8 @@ struct drm_simgpu_perfmon_set_global {
  * also reports each switch of a context in and out. &struct
  * drm_simgpu_observation_open opens a stream from a chain of
  * &struct drm_simgpu_observation_set_property extensions and returns a
- * file descriptor (close-on-exec) whose read() returns records: each a
+ * file descriptor (close-on-exec), the ioctl's return value, whose read()
+ * returns records: each a
  * &struct drm_simgpu_observation_record header and a payload,
  * %DRM_SIMGPU_OBSERVATION_RECORD_SAMPLE with a
  * &struct drm_simgpu_observation_sample,
@@ -1004,9 +1009,15 @@ struct drm_simgpu_perfmon_set_global {
  * at the end, once the stream is disabled). read() returns whole records
  * only, as many as fit;
  * it first collects what the unit has written, so that a reader gets
- * everything up to the call. poll() reports EPOLLIN once
- * %DRM_SIMGPU_OBSERVATION_PROP_WAIT_NUM_REPORTS reports are unread
- * (checked at the unit's threshold interrupt and 200 times a second).
+ * everything up to the call. While the stream is enabled, poll() reports
+ * EPOLLIN once %DRM_SIMGPU_OBSERVATION_PROP_WAIT_NUM_REPORTS reports are
+ * unread (waking at the unit's threshold interrupt or within 5 ms), and a
+ * blocking read() waits for as much; with O_NONBLOCK, read() returns what
+ * there is. While it is disabled, poll() reports EPOLLIN as long as
+ * records are left to read, then EPOLLHUP (as for a stream opened disabled
+ * and never enabled): read() then fails with -EIO until it is enabled
+ * again. Whenever poll() reports an event, a blocking read() returns at
+ * once.
  *
  * read() fails with -ENOSPC if the buffer cannot take the next record,
  * -EAGAIN with O_NONBLOCK and nothing to read, -EIO when the stream is
@@ -1022,10 +1033,12 @@ struct drm_simgpu_perfmon_set_global {
  * (%DRM_SIMGPU_OBSERVATION_PROP_EXEC_QUEUE_ID) counts only while that
  * queue's context is resident, reports only its context switches and shows
  * no other context: it needs no privilege. A device-wide stream (no exec
- * queue) counts the work of every client on one engine, and a period
- * shorter than %DRM_SIMGPU_OBSERVATION_MIN_PERIOD_NS (a rate above
- * 100 kHz) is allowed on any stream; both need perfmon_capable(), unless
- * the sysctl dev.simgpu.observation_paranoid is 0 (default 1).
+ * queue) counts the work of every client on one engine: it needs
+ * perfmon_capable(), unless the sysctl dev.simgpu.observation_paranoid is
+ * 0 (default 1), the rule of a device-wide perfmon too. A period shorter
+ * than %DRM_SIMGPU_OBSERVATION_MIN_PERIOD_NS (a rate above 100 kHz) needs
+ * perfmon_capable() whatever the sysctl: it costs the interrupt latency of
+ * the whole machine.
  *
  * The device has one observation unit: one stream at a time, -EBUSY for
  * another. The unit has its own counters, separate from the contexts'
@@ -1139,7 +1152,10 @@ struct drm_simgpu_observation_set_property {
  *
  * Opens an observation stream, see "simgpu observation streams".
  *
- * Returns:
+ * Returns: the stream's file descriptor, as the ioctl's return value (as
+ * i915's and xe's stream ioctls do: nothing is copied back, so that a
+ * stream is never left open in the caller's file table when the ioctl
+ * fails), or
  *
  * - -EINVAL: @flags has an undefined bit, @pad is not 0, an unknown
  *   property, a property given twice, a bad value (an unknown counter or
@@ -1150,8 +1166,8 @@ struct drm_simgpu_observation_set_property {
  *   chain (with -EFAULT, -E2BIG, see "simgpu uAPI extensions").
  * - -E2BIG: more counters than &drm_simgpu_query_counters.num_slots.
  * - -ENOENT: the exec queue is not one of the file's.
- * - -EACCES: a device-wide stream or a period shorter than
- *   %DRM_SIMGPU_OBSERVATION_MIN_PERIOD_NS without perfmon_capable(), while
+ * - -EACCES: a period shorter than %DRM_SIMGPU_OBSERVATION_MIN_PERIOD_NS
+ *   without perfmon_capable(), or a device-wide stream without it while
  *   dev.simgpu.observation_paranoid is 1.
  * - -EBUSY: a stream is open on the device.
  * - -ENODEV: the device is being unbound.
@@ -1167,8 +1183,8 @@ struct drm_simgpu_observation_open {
 	/** @flags: 0 or %DRM_SIMGPU_OBSERVATION_OPEN_NONBLOCK. */
 	__u32 flags;
 
-	/** @fd: the stream's file descriptor (out). */
-	__s32 fd;
+	/** @pad: MBZ. */
+	__u32 pad;
 };
 
 /**

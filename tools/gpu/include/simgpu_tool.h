@@ -35,7 +35,8 @@
  * A signal (simgpu-load's SIGTERM, a test's timer) or a busy device must
  * not turn into a spurious failure.
  *
- * Return: 0, or -errno with errno set.
+ * Return: the ioctl's value (0, or a file descriptor for an ioctl that
+ * returns one), or -errno with errno set.
  */
 static inline int sg_ioctl(int fd, unsigned long req, void *arg)
 {
@@ -45,7 +46,7 @@ static inline int sg_ioctl(int fd, unsigned long req, void *arg)
 		ret = ioctl(fd, req, arg);
 	} while (ret == -1 && (errno == EINTR || errno == EAGAIN));
 
-	return ret ? -errno : 0;
+	return ret < 0 ? -errno : ret;
 }
 
 /**

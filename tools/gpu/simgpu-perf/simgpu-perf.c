@@ -1207,7 +1207,8 @@ static int cmd_record(int argc, char **argv)
 			i + 1 < np ? (uintptr_t)&props[i + 1] : 0;
 	}
 	oo.extensions = (uintptr_t)props;
-	if (sg_ioctl(fd, DRM_IOCTL_SIMGPU_OBSERVATION_OPEN, &oo)) {
+	sfd = sg_ioctl(fd, DRM_IOCTL_SIMGPU_OBSERVATION_OPEN, &oo);
+	if (sfd < 0) {
 		if (errno == EACCES)
 			die("a device-wide stream or a period under %u ns %s",
 			    DRM_SIMGPU_OBSERVATION_MIN_PERIOD_NS,
@@ -1216,7 +1217,6 @@ static int cmd_record(int argc, char **argv)
 			die("another observation stream is open");
 		die("DRM_IOCTL_SIMGPU_OBSERVATION_OPEN");
 	}
-	sfd = oo.fd;
 	if (ioctl(sfd, DRM_SIMGPU_OBSERVATION_IOCTL_INFO, &info))
 		die("DRM_SIMGPU_OBSERVATION_IOCTL_INFO");
 	snprintf(engine, sizeof(engine), "%s%u",

@@ -84,6 +84,15 @@
  * 2^32 ticks in between cannot be told.) The first fold after a context
  * got work again counts from its submission: time idle, off the active
  * list, is not late.
+ *
+ * A context cannot run for more ticks than elapsed between two folds. A
+ * fold whose CTX_TIMESTAMP moved by more than that, beyond a second's
+ * slack for an engine whose timer is late in stamping a switch, means
+ * the counter went back: the hardware, or a sample of it, was wrong. The
+ * wrapped difference (close to 2^32 ticks) would then add minutes of
+ * engine time to an idle client, so nothing is added; the fold is counted
+ * (``simgpu_folds`` in debugfs) with a warning, and the next fold counts
+ * from the new value.
  */
 
 /* How often ctx_timestamp() tries before it gives up */
@@ -175,8 +184,15 @@ static u64 ctx_fold_delta(struct simgpu_device *sdev, struct simgpu_ctx *ctx,
 
 	lockdep_assert_held(&ctx->usage->lock);
 
-	if (elapsed <= U32_MAX)
-		return delta;
+	if (elapsed <= U32_MAX) {
+		if (delta <= elapsed + sdev->refclk_hz)
+			return delta;
+		atomic_inc(&mgr->back_folds);
+		drm_warn_once(&sdev->drm,
+			      "context %u: CTX_TIMESTAMP moved by %u ticks in %llu: it went back, nothing counted\n",
+			      ctx->id, delta, elapsed);
+		return 0;
+	}
 
 	atomic_inc(&mgr->late_folds);
 	/* Resident all along on one engine: it ran every tick in between */

@@ -119,6 +119,9 @@ void simgpu_client_usage_put(struct simgpu_client_usage *usage);
  *	of 2^32 ticks
  * @fold_retries: folds that gave up, the context switching all the time;
  *	the next fold of the context adds what they left
+ * @back_folds: folds that found a context's CTX_TIMESTAMP moved by more
+ *	than the ticks elapsed since its previous fold: it went back, and
+ *	nothing was added
  *
  * The fold worker and simgpu_ctx_sample() walk &simgpu_device.engines,
  * which simgpu_engines_init() fills from the fuses before any submission.
@@ -134,6 +137,7 @@ struct simgpu_ctx_mgr {
 	atomic_t late_folds;
 	atomic_t lost_folds;
 	atomic_t fold_retries;
+	atomic_t back_folds;
 };
 
 struct simgpu_ctx *simgpu_ctx_create(struct simgpu_device *sdev,

@@ -183,9 +183,10 @@ static int folds_show(struct seq_file *m, void *data)
 	struct drm_debugfs_entry *entry = m->private;
 	struct simgpu_ctx_mgr *mgr = &to_simgpu_device(entry->dev)->ctxs;
 
-	seq_printf(m, "late: %d\nlost: %d\nretries: %d\n",
+	seq_printf(m, "late: %d\nlost: %d\nretries: %d\nback: %d\n",
 		   atomic_read(&mgr->late_folds), atomic_read(&mgr->lost_folds),
-		   atomic_read(&mgr->fold_retries));
+		   atomic_read(&mgr->fold_retries),
+		   atomic_read(&mgr->back_folds));
 	return 0;
 }
 

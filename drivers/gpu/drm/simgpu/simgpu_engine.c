@@ -485,9 +485,10 @@ VISIBLE_IF_KUNIT bool simgpu_engine_check_hang(struct simgpu_engine *eng,
 	 * the reset aborts and blames.
 	 */
 	head = list_first_entry(&eng->inflight, struct simgpu_job, link);
-	if (!engine_head_time_left(eng) &&
-	    (status & RING_STATUS_IDLE_WAIT ||
-	     engine_read(eng, RING_CURRENT_CTX) == head->queue->ctx->id)) {
+	if (engine_head_time_left(eng))
+		return false;
+	if (status & RING_STATUS_IDLE_WAIT ||
+	    engine_read(eng, RING_CURRENT_CTX) == head->queue->ctx->id) {
 		drm_dbg(&eng->sdev->drm,
 			"%s: context %u seqno %u ran past the %llu ms limit\n",
 			eng->name, head->queue->ctx->id, head->seqno,
@@ -495,6 +496,11 @@ VISIBLE_IF_KUNIT bool simgpu_engine_check_hang(struct simgpu_engine *eng,
 		engine_reset_locked(eng, done, SIMGPU_RESET_TIMEOUT);
 		return true;
 	}
+	/*
+	 * Past its limit but not the one running at this instant: look
+	 * again at the next tick, not only at the next job timeout
+	 */
+	mod_delayed_work(system_wq, &eng->limit_work, 1);
 	return false;
 }
 
@@ -734,8 +740,10 @@ static bool engine_read_latches(struct simgpu_engine *eng,
  * is this sample's or a later one. Only a sampler that lost
  * %SIMGPU_SAMPLE_TRIES reads to others takes @eng->sample_lock and sets
  * @eng->sample_serial, which makes new samplers queue behind it: then
- * only the samples already requested can overwrite its latches, and it
- * succeeds within as many reads as there are CPUs.
+ * only the samples already requested can overwrite its latches. A sampler
+ * runs with interrupts off from its check of @eng->sample_serial to its
+ * last read, so each other CPU has at most one such sample: the
+ * serialized sampler succeeds within as many reads as there are CPUs.
  */
 void simgpu_engine_sample(struct simgpu_engine *eng,
 			  struct simgpu_engine_sample *s)
@@ -743,19 +751,22 @@ void simgpu_engine_sample(struct simgpu_engine *eng,
 	unsigned long flags;
 	unsigned int tries;
 
+	local_irq_save(flags);
 	if (!READ_ONCE(eng->sample_serial)) {
 		engine_write(eng, RING_SAMPLE, 1);
 		for (tries = 0; tries < SIMGPU_SAMPLE_TRIES; tries++)
 			if (engine_read_latches(eng, s))
-				return;
+				goto out;
 	}
 
-	raw_spin_lock_irqsave(&eng->sample_lock, flags);
+	raw_spin_lock(&eng->sample_lock);
 	WRITE_ONCE(eng->sample_serial, true);
 	smp_mb(); /* the flag before the sample: new samplers see it */
 	engine_write(eng, RING_SAMPLE, 1);
 	while (!engine_read_latches(eng, s))
 		cpu_relax();
 	WRITE_ONCE(eng->sample_serial, false);
-	raw_spin_unlock_irqrestore(&eng->sample_lock, flags);
+	raw_spin_unlock(&eng->sample_lock);
+out:
+	local_irq_restore(flags);
 }

@@ -72,8 +72,12 @@
  * buffer and, with the last file, the device.
  *
  * The pages a mapping maps are not in the reverse map of the buffer's
- * shmem file, so truncating the file would not unmap them. The shrinker
- * therefore purges only buffers that no mapping exists of:
+ * shmem file, so truncating the file would not unmap them; nor can
+ * reclaim, compaction or migration, which find a page's mappings through
+ * that reverse map. A page a mapping has faulted in therefore stays in RAM,
+ * where it is, until the mapping is unmapped: in effect pinned, one
+ * touched page at a time (the shmem helpers pin a mapped buffer whole).
+ * The shrinker purges only buffers that no mapping exists of:
  * &simgpu_bo.mmap_count counts them, raised under the buffer's
  * reservation lock by mmap(), which refuses a purged buffer, and lowered
  * when a mapping is closed, after its pages were unmapped.

@@ -219,7 +219,7 @@
  *
  * The driver reads the reports from its TAIL to HEAD and then writes TAIL.
  * The unit keeps one report free: a report that would make HEAD reach TAIL
- * is dropped, counted in SIMGPU_REG_OBS_OVERFLOW_COUNT, and sets
+ * is dropped, counted in SIMGPU_REG_OBS_OVERFLOW_COUNT_LO/HI, and sets
  * SIMGPU_OBS_STATUS_OVERFLOW. When the unread amount reaches
  * SIMGPU_REG_OBS_THRESHOLD bytes (from below: once, until TAIL moves it
  * under again), the unit sets SIMGPU_OBS_STATUS_THRESHOLD, which is
@@ -231,13 +231,14 @@
  * for when a sixteenth of that many reports or the threshold is due, but
  * not less than a millisecond ahead): the periodic reports due beyond
  * that are lost, counted in
- * SIMGPU_REG_OBS_LOST_COUNT with SIMGPU_OBS_STATUS_LOST. That bounds the
+ * SIMGPU_REG_OBS_LOST_COUNT_LO/HI with SIMGPU_OBS_STATUS_LOST. That bounds the
  * time the model spends with interrupts off; it loses reports only at
  * periods under a quarter of a microsecond or when the host runs the
  * timer late by more than fifteen sixteenths of the burst.
  * The next report written after dropped or lost ones says how many in
  * SIMGPU_OBS_REPORT_OVERFLOWED and SIMGPU_OBS_REPORT_LOST, so that
- * software sees exactly where the series has a gap.
+ * software sees exactly where the series has a gap; these 32-bit fields
+ * saturate, the 64-bit counts do not.
  *
  * Disabling the unit (writing CTRL without ENABLE) first writes the
  * reports due until then; HEAD, the buffer's contents and the counts stay
@@ -279,22 +280,6 @@
 /* The shortest delay of an engine's timer for its observation unit */
 #define SIMGPU_OBS_TIMER_MIN_NS	(1 * NSEC_PER_MSEC)
 
-/*
- * The counters RING_SAMPLE latches, at the instant @now (virtual time) of
- * the engine's last evaluation, and what they do until its next event at
- * @until (SIMGPU_NEVER if none): with a context resident (@resident) the
- * ticks since @ctx_ts_tick add to @ctx_ts and @busy_ticks, else they hold.
- */
-struct simgpu_hw_snapshot {
-	u64 now;
-	u64 until;
-	u64 ctx_ts_tick;
-	u64 busy_ticks;
-	u32 ctx_ts;
-	u32 ctx_id;
-	bool resident;
-};
-
 /* RING_SAMPLE_TS, RING_SAMPLE_BUSY, RING_SAMPLE_CTX_TS, RING_SAMPLE_CTX */
 struct simgpu_hw_latch {
 	u64 ts;
@@ -319,21 +304,12 @@ struct simgpu_hw_engine {
 	struct hrtimer timer;
 
 	/*
-	 * RING_SAMPLE's latches and the virtual time of their instant,
-	 * written under @latch_lock in @latch_seq (RING_SAMPLE_SEQ), read
-	 * without a lock: a reader tells a whole sample by the sequence, as
-	 * the driver does on hardware.
+	 * RING_SAMPLE's latches, written under @lock in @latch_seq
+	 * (RING_SAMPLE_SEQ) and read without a lock: a reader tells a whole
+	 * sample by the sequence, as the driver does on hardware.
 	 */
-	raw_spinlock_t latch_lock;
 	seqcount_raw_spinlock_t latch_seq;
 	struct simgpu_hw_latch latch;
-	u64 latch_t;
-	/*
-	 * The counters as of the last evaluation, for RING_SAMPLE to read
-	 * without the lock; written under it, in @snap_seq.
-	 */
-	seqcount_raw_spinlock_t snap_seq;
-	struct simgpu_hw_snapshot snap;
 
 	/*
 	 * Protects all the fields below. Raw: the model is hardware, reached
@@ -432,8 +408,8 @@ struct simgpu_hw_obs {
 	u32 tail;
 	u32 threshold;
 	u32 status;
-	u32 overflow_count;
-	u32 lost_count;
+	u64 overflow_count;
+	u64 lost_count;
 
 	/* Latched at enable: the buffer, log2 of the period in ticks */
 	__le32 *map;
@@ -628,7 +604,7 @@ static u64 simgpu_hw_obs_slot(struct simgpu_hw_obs *o,
 }
 
 /* A report or a gap: the next report written says how many were missed */
-static void simgpu_hw_obs_miss(u32 *pending, u32 *count, u64 n)
+static void simgpu_hw_obs_miss(u32 *pending, u64 *count, u64 n)
 {
 	*pending = min_t(u64, (u64)*pending + n, U32_MAX);
 	*count += n;
@@ -1104,29 +1080,6 @@ static u64 simgpu_hw_engine_clock(struct simgpu_hw_engine *e)
 }
 
 /*
- * Publish the counters of the engine's current state for RING_SAMPLE, valid
- * from e->now until the engine's next event. Every change of that state
- * happens in an evaluation or is followed by one before the lock is
- * dropped.
- */
-static void simgpu_hw_engine_publish(struct simgpu_hw_engine *e)
-{
-	struct simgpu_hw_snapshot *snap = &e->snap;
-
-	lockdep_assert_held(&e->lock);
-
-	write_seqcount_begin(&e->snap_seq);
-	snap->now = e->now;
-	snap->until = e->running ? e->wait_until : SIMGPU_NEVER;
-	snap->ctx_ts_tick = e->ctx_ts_tick;
-	snap->busy_ticks = e->busy_ticks;
-	snap->ctx_ts = e->ctx_ts;
-	snap->ctx_id = e->ctx_id;
-	snap->resident = e->ctx_img;
-	write_seqcount_end(&e->snap_seq);
-}
-
-/*
  * Bring the engine to the current virtual time (e->now): process every
  * event scheduled at or before it, at its scheduled time, and write the
  * observation unit's periodic reports in between, each at its own time.
@@ -1148,7 +1101,6 @@ static void simgpu_hw_engine_advance(struct simgpu_hw_engine *e)
 			break;
 		simgpu_hw_engine_exec(e);
 	}
-	simgpu_hw_engine_publish(e);
 }
 
 /* Does engine @e raise the interrupt line: its reasons, the unit's status? */
@@ -1247,70 +1199,37 @@ static void simgpu_hw_engine_arm(struct simgpu_hw_engine *e, bool retry)
 /*
  * RING_SAMPLE: latch RING_TIMESTAMP, RING_BUSY_TICKS, RING_CTX_TIMESTAMP
  * and RING_CURRENT_CTX of the current instant, as a hardware engine's
- * counters would read: from the counters the engine published at its last
- * evaluation, which hold until its next event, without the engine's lock.
- * A monitor sampling from another CPU thus never waits for the engine, nor
- * the engine for it, and neither takes the engine's interrupts nor moves
- * its timer to that CPU.
+ * counters would read. The sample is an access to the engine like any
+ * other, under its lock: what is overdue runs first, so that the instant
+ * is the current one, and no change of the engine's state (a reset, a
+ * submission, a halt) can fall between the instant and the state it is
+ * latched with. Instants thus only move forward, in the order of the
+ * samples and of every other access.
  *
- * Only if the engine's next event is overdue (its timer is late, or the
- * clock is a test's) does the sample take the lock and run what is
- * overdue first, so that the instant is the current one and not the
- * overdue event's. It leaves the interrupt line to the engine's timer,
- * unless the timer is not yet due (a test clock): then it is brought
+ * Unlike a register access, a sample leaves the interrupt line to the
+ * engine's timer, which is due for what ran: a monitor sampling from
+ * another CPU neither takes the engine's interrupts nor moves its timer to
+ * that CPU. Only if the timer is not yet due (a test clock) is it brought
  * forward, so that an interrupt is never later than without the sample.
  */
 static void simgpu_hw_engine_sample(struct simgpu_hw_engine *e)
 {
-	struct simgpu_hw *hw = e->hw;
-	struct simgpu_hw_snapshot snap;
 	struct simgpu_hw_latch *l = &e->latch;
-	unsigned long flags;
-	unsigned int seq;
 	bool irq_new;
-	u64 t, ticks;
 
-	t = simgpu_hw_clock(hw);
-	t = t > hw->t0 ? t - hw->t0 : 0;
-	do {
-		seq = read_seqcount_begin(&e->snap_seq);
-		snap = e->snap;
-	} while (read_seqcount_retry(&e->snap_seq, seq));
-	t = max(t, snap.now);
+	lockdep_assert_held(&e->lock);
 
-	if (t >= snap.until) {
-		raw_spin_lock_irqsave(&e->lock, flags);
-		irq_new = e->irq_new;
-		simgpu_hw_engine_advance(e);
-		if (e->irq_new && !irq_new)
-			simgpu_hw_engine_arm(e, false);
-		snap = e->snap;
-		raw_spin_unlock_irqrestore(&e->lock, flags);
-		t = snap.now;
-	}
+	irq_new = e->irq_new;
+	simgpu_hw_engine_advance(e);
+	if (e->irq_new && !irq_new)
+		simgpu_hw_engine_arm(e, false);
 
-	ticks = simgpu_hw_ticks(hw, t);
-	/*
-	 * Samples from several CPUs latch one after the other, in the order
-	 * of their instants, as a device's writes would: one whose CPU was
-	 * held up between reading the clock and latching finds a later
-	 * instant there, and leaves it.
-	 */
-	raw_spin_lock_irqsave(&e->latch_lock, flags);
-	if (t < e->latch_t) {
-		raw_spin_unlock_irqrestore(&e->latch_lock, flags);
-		return;
-	}
 	write_seqcount_begin(&e->latch_seq);
-	e->latch_t = t;
-	WRITE_ONCE(l->ts, hw->cfg.ts_offset + ticks);
-	WRITE_ONCE(l->busy, snap.busy_ticks +
-		   (snap.resident ? ticks - snap.ctx_ts_tick : 0));
-	WRITE_ONCE(l->ctx_ts, snap.ctx_ts +
-		   (snap.resident ? (u32)(ticks - snap.ctx_ts_tick) : 0));
-	WRITE_ONCE(l->ctx, snap.ctx_id);
+	WRITE_ONCE(l->ts, e->hw->cfg.ts_offset + simgpu_hw_ticks(e->hw, e->now));
+	WRITE_ONCE(l->busy, simgpu_hw_engine_busy_ticks(e, e->now));
+	WRITE_ONCE(l->ctx_ts, simgpu_hw_engine_ctx_ts(e, e->now));
+	WRITE_ONCE(l->ctx, e->ctx_id);
 	write_seqcount_end(&e->latch_seq);
-	raw_spin_unlock_irqrestore(&e->latch_lock, flags);
 }
 
 /*
@@ -1573,10 +1492,14 @@ static u32 simgpu_hw_obs_reg(struct simgpu_hw_obs *o, u32 offset)
 		return o->threshold;
 	case SIMGPU_REG_OBS_STATUS:
 		return o->status;
-	case SIMGPU_REG_OBS_OVERFLOW_COUNT:
-		return o->overflow_count;
-	case SIMGPU_REG_OBS_LOST_COUNT:
-		return o->lost_count;
+	case SIMGPU_REG_OBS_OVERFLOW_COUNT_LO:
+		return lower_32_bits(o->overflow_count);
+	case SIMGPU_REG_OBS_OVERFLOW_COUNT_HI:
+		return upper_32_bits(o->overflow_count);
+	case SIMGPU_REG_OBS_LOST_COUNT_LO:
+		return lower_32_bits(o->lost_count);
+	case SIMGPU_REG_OBS_LOST_COUNT_HI:
+		return upper_32_bits(o->lost_count);
 	}
 	return 0;
 }
@@ -1843,7 +1766,7 @@ u32 simgpu_hw_read32(struct simgpu_hw *hw, u32 offset)
 		return simgpu_hw_irq_status(hw, 32);
 	case SIMGPU_REG_IRQ_ENABLE:
 		return READ_ONCE(hw->irq_enable);
-	case SIMGPU_REG_OBS_CTRL ... SIMGPU_REG_OBS_LOST_COUNT:
+	case SIMGPU_REG_OBS_CTRL ... SIMGPU_REG_OBS_LAST:
 		return simgpu_hw_obs_read(hw, offset);
 	}
 
@@ -1888,7 +1811,7 @@ void simgpu_hw_write32(struct simgpu_hw *hw, u32 offset, u32 val)
 		return;
 	}
 	if (offset >= SIMGPU_REG_OBS_CTRL &&
-	    offset <= SIMGPU_REG_OBS_LOST_COUNT) {
+	    offset <= SIMGPU_REG_OBS_LAST) {
 		simgpu_hw_obs_write(hw, offset, val);
 		return;
 	}
@@ -1897,13 +1820,13 @@ void simgpu_hw_write32(struct simgpu_hw *hw, u32 offset, u32 val)
 	if (!e)
 		return;
 
+	raw_spin_lock_irqsave(&e->lock, flags);
 	if ((offset & 0xff) == RING_SAMPLE) {
 		if (val & 1)
 			simgpu_hw_engine_sample(e);
+		raw_spin_unlock_irqrestore(&e->lock, flags);
 		return;
 	}
-
-	raw_spin_lock_irqsave(&e->lock, flags);
 	simgpu_hw_engine_advance(e);
 	simgpu_hw_engine_write(e, offset & 0xff, val);
 	/* Run what the write started at the current time, e.g. a WRITE32 */
@@ -1958,10 +1881,7 @@ struct simgpu_hw *simgpu_hw_create(const struct simgpu_hw_config *cfg,
 			e->hw = hw;
 			e->id = SIMGPU_HW_ENGINE_ID(class, inst);
 			raw_spin_lock_init(&e->lock);
-			seqcount_raw_spinlock_init(&e->snap_seq, &e->lock);
-			raw_spin_lock_init(&e->latch_lock);
-			seqcount_raw_spinlock_init(&e->latch_seq,
-						   &e->latch_lock);
+			seqcount_raw_spinlock_init(&e->latch_seq, &e->lock);
 			e->timer_expires = KTIME_MAX;
 			hrtimer_init(&e->timer, CLOCK_MONOTONIC,
 				     HRTIMER_MODE_ABS);

@@ -531,15 +531,9 @@ static int job_add_in_syncs(struct simgpu_job *job, struct drm_file *file,
 	int ret;
 
 	for (i = 0; i < count; i++) {
-		struct dma_fence *fence;
-
-		ret = drm_syncobj_find_fence(file, syncs[i].handle,
-					     syncs[i].timeline_value, 0,
-					     &fence);
-		if (ret)
-			return ret;
-		/* Consumes the reference, also on failure */
-		ret = drm_sched_job_add_dependency(&job->base, fence);
+		ret = drm_sched_job_add_syncobj_dependency(&job->base, file,
+							   syncs[i].handle,
+							   syncs[i].timeline_value);
 		if (ret)
 			return ret;
 	}
@@ -910,9 +904,14 @@ int simgpu_ioctl_submit(struct drm_device *drm, void *data,
 	trace_simgpu_job_submit(job, file->client_id);
 	/* The job can be done and freed as soon as it is pushed */
 	drm_sched_entity_push_job(&job->base);
+	/*
+	 * Under the queue's lock, in the order of the jobs: two submits on
+	 * the queue naming one out-syncobj install their fences in the order
+	 * the fences signal, and a timeline's points in seqno order.
+	 */
+	out_syncs_signal(outs, args->num_out_syncs, fence);
 	mutex_unlock(&queue->lock);
 
-	out_syncs_signal(outs, args->num_out_syncs, fence);
 	out_syncs_put(outs, args->num_out_syncs);
 	dma_fence_put(fence);
 	kvfree(cmds);

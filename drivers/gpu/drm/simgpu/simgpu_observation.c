@@ -109,8 +109,8 @@ struct simgpu_obs_pos {
 	u32 tail;
 	u32 seqno;
 	u32 sent;
-	u32 lost_seen;
-	u32 overflow_seen;
+	u64 lost_seen;
+	u64 overflow_seen;
 };
 
 /**
@@ -165,8 +165,8 @@ struct simgpu_obs_stream {
 	struct simgpu_obs_pos pos;
 	u64 lost_base;
 	u64 overflow_base;
-	u32 lost_end;
-	u32 overflow_end;
+	u64 lost_end;
+	u64 overflow_end;
 };
 
 /* What the properties of an open ask for */
@@ -181,6 +181,20 @@ struct simgpu_obs_args {
 	u64 disabled;
 	u64 wait_reports;
 };
+
+/* A 64-bit count of the unit, from halves that are not latched */
+static u64 simgpu_obs_count(struct simgpu_device *sdev, u32 lo, u32 hi)
+{
+	u32 h = simgpu_read32(sdev, hi), old, l;
+
+	do {
+		old = h;
+		l = simgpu_read32(sdev, lo);
+		h = simgpu_read32(sdev, hi);
+	} while (h != old);
+
+	return (u64)h << 32 | l;
+}
 
 /* Are there enough unread reports to wake the readers? Any context. */
 static void simgpu_obs_check(struct simgpu_obs_stream *s)
@@ -254,6 +268,7 @@ static int simgpu_obs_start(struct simgpu_obs_stream *s)
 	}
 
 	memset(&s->pos, 0, sizeof(s->pos));
+	WRITE_ONCE(sdev->obs.pollin, false);
 	s->lost_end = 0;
 	s->overflow_end = 0;
 	s->started = true;
@@ -275,8 +290,11 @@ static void simgpu_obs_stop(struct simgpu_obs_stream *s)
 
 	simgpu_write32(sdev, SIMGPU_REG_OBS_CTRL, 0);
 	hrtimer_cancel(&s->timer);
-	s->lost_end = simgpu_read32(sdev, SIMGPU_REG_OBS_LOST_COUNT);
-	s->overflow_end = simgpu_read32(sdev, SIMGPU_REG_OBS_OVERFLOW_COUNT);
+	s->lost_end = simgpu_obs_count(sdev, SIMGPU_REG_OBS_LOST_COUNT_LO,
+				       SIMGPU_REG_OBS_LOST_COUNT_HI);
+	s->overflow_end = simgpu_obs_count(sdev,
+					   SIMGPU_REG_OBS_OVERFLOW_COUNT_LO,
+					   SIMGPU_REG_OBS_OVERFLOW_COUNT_HI);
 	s->lost_base += s->lost_end;
 	s->overflow_base += s->overflow_end;
 	WRITE_ONCE(s->enabled, false);
@@ -295,7 +313,7 @@ static u64 simgpu_obs_rd64(const __le32 *rep, u32 offset)
 }
 
 /* The gap record of @type for @missed reports at @b; they count as @seen */
-static size_t simgpu_obs_put_gap(u8 *b, u32 type, u32 missed, u32 *seen)
+static size_t simgpu_obs_put_gap(u8 *b, u32 type, u64 missed, u64 *seen)
 {
 	struct drm_simgpu_observation_record hdr = {
 		.type = type,
@@ -355,8 +373,8 @@ static bool simgpu_obs_end_pending(const struct simgpu_obs_stream *s,
 static size_t simgpu_obs_put_end(const struct simgpu_obs_stream *s,
 				 struct simgpu_obs_pos *pos, u8 *b, size_t room)
 {
-	u32 overflow = s->overflow_end - pos->overflow_seen;
-	u32 lost = s->lost_end - pos->lost_seen;
+	u64 overflow = s->overflow_end - pos->overflow_seen;
+	u64 lost = s->lost_end - pos->lost_seen;
 	size_t put = 0;
 
 	if (overflow) {
@@ -398,7 +416,6 @@ static ssize_t simgpu_obs_flush(struct simgpu_obs_stream *s,
 	if (!s->started)
 		return -EIO;
 
-	WRITE_ONCE(sdev->obs.pollin, false);
 	/* Brings the unit up to date: the reports due until now */
 	head = simgpu_read32(sdev, SIMGPU_REG_OBS_HEAD) & (s->size - 1);
 
@@ -468,12 +485,46 @@ static ssize_t simgpu_obs_flush(struct simgpu_obs_stream *s,
 	return s->enabled ? -EAGAIN : -EIO;
 }
 
+/*
+ * What poll() reports for the stream, and when a blocking read() returns
+ * at once: under the lock, inside drm_dev_enter(). Computed from HEAD and
+ * the stream's own position, so that it holds for this stream only and
+ * after any read, short ones included. Enabled: EPOLLIN once
+ * &simgpu_obs_stream.threshold bytes of reports are unread. Disabled:
+ * EPOLLIN while reports or the end's gap records are left, then EPOLLHUP
+ * (read() fails with -EIO until the stream is enabled again); so is a
+ * stream opened disabled and never enabled.
+ */
+static __poll_t simgpu_obs_events(struct simgpu_obs_stream *s)
+{
+	u32 head, unread;
+
+	lockdep_assert_held(&s->sdev->obs.lock);
+
+	if (!s->started)
+		return EPOLLHUP;
+	head = simgpu_read32(s->sdev, SIMGPU_REG_OBS_HEAD) & (s->size - 1);
+	unread = (head - s->pos.tail) & (s->size - 1);
+	if (s->enabled)
+		return unread >= s->threshold ? EPOLLIN | EPOLLRDNORM : 0;
+	if (unread || simgpu_obs_end_pending(s, &s->pos))
+		return EPOLLIN | EPOLLRDNORM;
+	return EPOLLHUP;
+}
+
+/*
+ * A blocking read() waits until poll() would report an event (the
+ * threshold reached, the stream disabled, the device gone), then returns
+ * what there is. With O_NONBLOCK it returns what there is at once, or
+ * -EAGAIN for nothing.
+ */
 static ssize_t simgpu_obs_read(struct file *file, char __user *ubuf,
 			       size_t count, loff_t *ppos)
 {
 	struct simgpu_obs_stream *s = file->private_data;
 	struct simgpu_device *sdev = s->sdev;
 	struct simgpu_observation *obs = &sdev->obs;
+	bool block = !(file->f_flags & O_NONBLOCK);
 	ssize_t ret;
 	int idx;
 
@@ -481,11 +532,18 @@ static ssize_t simgpu_obs_read(struct file *file, char __user *ubuf,
 		if (!drm_dev_enter(&sdev->drm, &idx))
 			return -ENODEV;
 		mutex_lock(&obs->lock);
-		ret = s->gone ? -ENODEV : simgpu_obs_flush(s, ubuf, count);
+		/* Cleared before the check: a wakeup after it is not lost */
+		WRITE_ONCE(obs->pollin, false);
+		if (s->gone)
+			ret = -ENODEV;
+		else if (block && !simgpu_obs_events(s))
+			ret = -EAGAIN;
+		else
+			ret = simgpu_obs_flush(s, ubuf, count);
 		mutex_unlock(&obs->lock);
 		drm_dev_exit(idx);
 
-		if (ret != -EAGAIN || (file->f_flags & O_NONBLOCK))
+		if (ret != -EAGAIN || !block)
 			return ret;
 
 		if (wait_event_interruptible(obs->poll_wq,
@@ -500,14 +558,19 @@ static __poll_t simgpu_obs_poll(struct file *file, poll_table *wait)
 {
 	struct simgpu_obs_stream *s = file->private_data;
 	struct simgpu_observation *obs = &s->sdev->obs;
+	__poll_t events;
+	int idx;
 
 	poll_wait(file, &obs->poll_wq, wait);
 
-	if (READ_ONCE(s->gone) || drm_dev_is_unplugged(&s->sdev->drm))
+	if (!drm_dev_enter(&s->sdev->drm, &idx))
 		return EPOLLERR | EPOLLHUP;
-	if (READ_ONCE(obs->pollin))
-		return EPOLLIN | EPOLLRDNORM;
-	return 0;
+	mutex_lock(&obs->lock);
+	events = s->gone ? EPOLLERR | EPOLLHUP : simgpu_obs_events(s);
+	mutex_unlock(&obs->lock);
+	drm_dev_exit(idx);
+
+	return events;
 }
 
 static void simgpu_obs_status(struct simgpu_obs_stream *s,
@@ -519,9 +582,11 @@ static void simgpu_obs_status(struct simgpu_obs_stream *s,
 	st->lost = s->lost_base;
 	st->overflow = s->overflow_base;
 	if (s->enabled) {
-		st->lost += simgpu_read32(sdev, SIMGPU_REG_OBS_LOST_COUNT);
-		st->overflow += simgpu_read32(sdev,
-					      SIMGPU_REG_OBS_OVERFLOW_COUNT);
+		st->lost += simgpu_obs_count(sdev, SIMGPU_REG_OBS_LOST_COUNT_LO,
+					     SIMGPU_REG_OBS_LOST_COUNT_HI);
+		st->overflow += simgpu_obs_count(sdev,
+						 SIMGPU_REG_OBS_OVERFLOW_COUNT_LO,
+						 SIMGPU_REG_OBS_OVERFLOW_COUNT_HI);
 		st->flags |= DRM_SIMGPU_OBSERVATION_STATUS_ENABLED;
 	}
 }
@@ -749,12 +814,19 @@ static int simgpu_obs_setup(struct simgpu_obs_stream *s,
 	memcpy(s->counters, a.counters, sizeof(s->counters));
 	s->num_counters = a.num_counters;
 
+	/* The rate limit holds whatever the sysctl, as i915's apart from its */
 	period_ns = div_u64((2ull << s->exponent) * NSEC_PER_SEC,
 			    sdev->refclk_hz);
-	if ((!s->queue || period_ns < DRM_SIMGPU_OBSERVATION_MIN_PERIOD_NS) &&
-	    READ_ONCE(simgpu_observation_paranoid) && !perfmon_capable()) {
+	if (period_ns < DRM_SIMGPU_OBSERVATION_MIN_PERIOD_NS &&
+	    !perfmon_capable()) {
 		drm_dbg_driver(&sdev->drm,
-			       "device-wide or fast observation needs CAP_PERFMON\n");
+			       "a period under %u ns needs CAP_PERFMON\n",
+			       DRM_SIMGPU_OBSERVATION_MIN_PERIOD_NS);
+		return -EACCES;
+	}
+	if (!s->queue && !simgpu_observation_device_wide_allowed()) {
+		drm_dbg_driver(&sdev->drm,
+			       "device-wide observation needs CAP_PERFMON\n");
 		return -EACCES;
 	}
 
@@ -764,13 +836,32 @@ static int simgpu_obs_setup(struct simgpu_obs_stream *s,
 #undef SEEN
 
 /**
+ * simgpu_observation_device_wide_allowed - may the caller observe all work
+ *
+ * The one privilege rule of the driver for observing other clients' work
+ * (a device-wide observation stream, a device-wide perfmon), as
+ * perf_event_paranoid is for perf: perfmon_capable(), or the sysctl
+ * dev.simgpu.observation_paranoid at 0. A period shorter than
+ * %DRM_SIMGPU_OBSERVATION_MIN_PERIOD_NS needs perfmon_capable() whatever
+ * the sysctl.
+ *
+ * Returns: true if the current task may.
+ */
+bool simgpu_observation_device_wide_allowed(void)
+{
+	return !READ_ONCE(simgpu_observation_paranoid) || perfmon_capable();
+}
+
+/**
  * simgpu_ioctl_observation_open - &DRM_IOCTL_SIMGPU_OBSERVATION_OPEN
  * @drm: the device
  * @data: a &struct drm_simgpu_observation_open
  * @file: the caller's file
  *
- * Returns: 0 with the stream's fd in &drm_simgpu_observation_open.fd, or
- * one of the errors documented at &struct drm_simgpu_observation_open.
+ * Returns: the stream's fd, or one of the errors documented at &struct
+ * drm_simgpu_observation_open. The fd is installed last, and nothing is
+ * copied back to userspace after it (the ioctl is write-only): a stream
+ * is never left in the caller's file table when the ioctl fails.
  */
 int simgpu_ioctl_observation_open(struct drm_device *drm, void *data,
 				  struct drm_file *file)
@@ -782,7 +873,7 @@ int simgpu_ioctl_observation_open(struct drm_device *drm, void *data,
 	struct simgpu_obs_stream *s;
 	int ret, fd;
 
-	if (args->flags & ~DRM_SIMGPU_OBSERVATION_OPEN_NONBLOCK)
+	if (args->flags & ~DRM_SIMGPU_OBSERVATION_OPEN_NONBLOCK || args->pad)
 		return -EINVAL;
 
 	ret = simgpu_user_extensions(args->extensions, simgpu_obs_extensions,
@@ -836,8 +927,7 @@ int simgpu_ioctl_observation_open(struct drm_device *drm, void *data,
 	obs->stream = s;
 	mutex_unlock(&obs->lock);
 
-	args->fd = fd;
-	return 0;
+	return fd;
 
 err_unlock:
 	mutex_unlock(&obs->lock);

@@ -24,8 +24,10 @@ struct simgpu_obs_stream;
  * @poll_wq: the stream's readers and pollers wait here; woken by the
  *	unit's interrupt, the stream's timer, disable and unbind
  * @pollin: the stream had enough unread reports when the interrupt or the
- *	timer last looked; set there, cleared by read() before it collects
- *	the reports (READ_ONCE()/WRITE_ONCE(), no lock)
+ *	timer last looked: wakes a blocking read(). Set there, cleared by
+ *	read() before it checks the stream (READ_ONCE()/WRITE_ONCE(), no
+ *	lock). A hint: poll() and read() decide from HEAD and the stream's
+ *	own position
  *
  * Embedded in &struct simgpu_device, so that the interrupt handler, which
  * may run until the device model is destroyed, can always reach it.
@@ -39,6 +41,7 @@ struct simgpu_observation {
 };
 
 int simgpu_observation_init(struct simgpu_device *sdev);
+bool simgpu_observation_device_wide_allowed(void);
 void simgpu_observation_unplug(struct simgpu_device *sdev);
 void simgpu_observation_irq(struct simgpu_device *sdev);
 int simgpu_ioctl_observation_open(struct drm_device *drm, void *data,

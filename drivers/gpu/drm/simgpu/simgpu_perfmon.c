@@ -642,8 +642,8 @@ out:
  * @data: a &struct drm_simgpu_perfmon_set_global
  * @file: the client
  *
- * Return: 0, -EINVAL for a bad argument, -EACCES if the caller is not
- * perfmon_capable(), -ENOENT for an unknown id, -EBUSY when jobs with a
+ * Return: 0, -EINVAL for a bad argument, -EACCES if the caller may not
+ * observe all work (simgpu_observation_device_wide_allowed()), -ENOENT for an unknown id, -EBUSY when jobs with a
  * per-job perfmon are in flight or another perfmon is the device-wide one,
  * or when clearing, if none of the file's perfmons is.
  */
@@ -660,7 +660,7 @@ int simgpu_ioctl_perfmon_set_global(struct drm_device *drm, void *data,
 		return -EINVAL;
 	if (args->flags & DRM_SIMGPU_PERFMON_CLEAR_GLOBAL && args->id)
 		return -EINVAL;
-	if (!perfmon_capable())
+	if (!simgpu_observation_device_wide_allowed())
 		return -EACCES;
 
 	if (args->flags & DRM_SIMGPU_PERFMON_CLEAR_GLOBAL) {

@@ -27,8 +27,9 @@ struct simgpu_file;
  * @ctx: the hardware context whose image the jobs run in
  * @sched_list: the engine's scheduler, for @entity
  * @entity: feeds the jobs to @engine's scheduler
- * @lock: serialises job arm and push so that seqnos reach the scheduler in
- *	order; protects @seqno
+ * @lock: serialises job arm, push and the install of the jobs' fences in
+ *	their out-syncobjs, so that seqnos reach the scheduler and the
+ *	syncobjs in order; protects @seqno
  * @seqno: seqno of the last job pushed, protected by @lock
  * @destroyed: the queue was destroyed, no more jobs can be pushed;
  *	protected by @lock

@@ -53,8 +53,16 @@
 #define   SIMGPU_OBS_STATUS_OVERFLOW	BIT(1)	/* a report found the buffer full */
 #define   SIMGPU_OBS_STATUS_LOST	BIT(2)	/* reports were not written in time */
 #define   SIMGPU_OBS_STATUS_ERROR	BIT(3)	/* enable refused: bad engine or buffer */
-#define SIMGPU_REG_OBS_OVERFLOW_COUNT	0x0128	/* RO: reports dropped, buffer full */
-#define SIMGPU_REG_OBS_LOST_COUNT	0x012c	/* RO: reports not written in time */
+/*
+ * The 64-bit counts of reports dropped for a full buffer and of reports not
+ * written in time, since the enable; their halves are not latched: read
+ * HI, LO, HI and again if HI changed, as RING_TIMESTAMP.
+ */
+#define SIMGPU_REG_OBS_OVERFLOW_COUNT_LO 0x0128	/* RO */
+#define SIMGPU_REG_OBS_LOST_COUNT_LO	0x012c	/* RO */
+#define SIMGPU_REG_OBS_OVERFLOW_COUNT_HI 0x0130	/* RO */
+#define SIMGPU_REG_OBS_LOST_COUNT_HI	0x0134	/* RO */
+#define SIMGPU_REG_OBS_LAST		SIMGPU_REG_OBS_LOST_COUNT_HI
 #define SIMGPU_OBS_BUF_MIN		0x1000
 #define SIMGPU_OBS_BUF_MAX		0x1000000
 /* The most reports the unit writes in one evaluation, see simgpu_hw.c */
@@ -137,9 +145,11 @@
  * RING_SAMPLE_TS, RING_SAMPLE_BUSY, RING_SAMPLE_CTX_TS and RING_SAMPLE_CTX,
  * which keep them until the next write: a consistent set, the 64-bit ones
  * read without the HI, LO, HI protocol. The instant is the current one, as
- * for any register access, but a sample leaves the engine's interrupts to
- * the engine: it does not raise them on the sampling CPU, nor wait for the
- * engine. Reading the latches does not run the engine.
+ * for any register access, and the sample is ordered with every other
+ * access to the engine: the state it latches is the state at its instant.
+ * But a sample leaves the engine's interrupts to the engine: it does not
+ * raise them on the sampling CPU. Reading the latches does not run the
+ * engine.
  *
  * An engine has one set of latches, which a sample from another CPU may
  * overwrite while they are read. RING_SAMPLE_SEQ tells: it is even while

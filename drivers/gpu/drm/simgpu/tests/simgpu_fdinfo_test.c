@@ -634,6 +634,46 @@ static void fdinfo_test_switching_context(struct kunit *test)
 			ticks(ft, NSEC_PER_SEC));
 }
 
+/*
+ * A CTX_TIMESTAMP that went back, as a sample pairing a later instant with
+ * a context's earlier state once made it look: the previous fold took a
+ * value 1000 ticks ahead of the hardware's. The wrapped difference, close
+ * to 2^32 ticks, is not added to the client; the fold is counted, and the
+ * next ones count from the hardware's value again.
+ */
+static void fdinfo_test_ctx_ts_back(struct kunit *test)
+{
+	struct fdinfo_test *ft = test->priv;
+	struct file *file = fdinfo_open(test);
+	struct simgpu_client_usage *usage = file_usage(file);
+	struct simgpu_ctx *ctx = ctx_create(test, file, RCS);
+	const u64 step = 10 * NSEC_PER_USEC;
+	u64 cycles, total;
+
+	submit_busy(test, ctx, RCS, 0, 3ULL * NSEC_PER_SEC);
+	clock_set(ft, NSEC_PER_SEC);
+	fdinfo_read(test, file);
+	spin_lock_irq(&usage->lock);
+	KUNIT_EXPECT_EQ(test, usage->cycles[RCS], ticks(ft, NSEC_PER_SEC));
+	ctx->last_ts += 1000;
+	spin_unlock_irq(&usage->lock);
+
+	clock_set(ft, NSEC_PER_SEC + step);
+	fdinfo_read(test, file);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ft->sdev->ctxs.back_folds), 1);
+	spin_lock_irq(&usage->lock);
+	KUNIT_EXPECT_EQ(test, usage->cycles[RCS], ticks(ft, NSEC_PER_SEC));
+	spin_unlock_irq(&usage->lock);
+
+	clock_set(ft, 2ULL * NSEC_PER_SEC);
+	cycles = fdinfo_value(test, fdinfo_read(test, file), "drm-cycles-rcs");
+	total = fdinfo_value(test, ft->buf, "drm-total-cycles-rcs");
+	KUNIT_EXPECT_EQ(test, cycles,
+			ticks(ft, 2ULL * NSEC_PER_SEC) - ticks(ft, step));
+	KUNIT_EXPECT_LE(test, cycles, total);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ft->sdev->ctxs.back_folds), 1);
+}
+
 static struct kunit_case fdinfo_test_cases[] = {
 	KUNIT_CASE(fdinfo_test_idle_output),
 	KUNIT_CASE(fdinfo_test_running_context),
@@ -644,6 +684,7 @@ static struct kunit_case fdinfo_test_cases[] = {
 	KUNIT_CASE(fdinfo_test_capacity),
 	KUNIT_CASE(fdinfo_test_seqno_wrap),
 	KUNIT_CASE(fdinfo_test_switching_context),
+	KUNIT_CASE(fdinfo_test_ctx_ts_back),
 	{}
 };
 

@@ -734,6 +734,67 @@ static void simgpu_hw_test_busy_ticks(struct kunit *test)
 			0);
 }
 
+/* RING_SAMPLE of engine @id now: its latched TS, BUSY and CTX_TS */
+static void sample(struct simgpu_hw *hw, u32 id, u64 *ts, u64 *busy,
+		   u32 *ctx_ts)
+{
+	eng_wr(hw, id, RING_SAMPLE, 1);
+	*ts = eng_rd(hw, id, RING_SAMPLE_TS_LO) |
+	      (u64)eng_rd(hw, id, RING_SAMPLE_TS_HI) << 32;
+	*busy = eng_rd(hw, id, RING_SAMPLE_BUSY_LO) |
+		(u64)eng_rd(hw, id, RING_SAMPLE_BUSY_HI) << 32;
+	*ctx_ts = eng_rd(hw, id, RING_SAMPLE_CTX_TS);
+}
+
+/*
+ * A sample and a state change from two CPUs: the writer reads the clock
+ * first, the sampler reads it later but is done before the writer changes
+ * the state. The fake clock reads earlier for the writer than for the
+ * sample before it to stand for that order. The change takes effect no
+ * earlier than the sample's instant, so that a reset after a sample never
+ * stamps the switch-out before it (RING_SAMPLE_BUSY would go back, and the
+ * saved CTX_TIMESTAMP be below the sampled one) and a submission after a
+ * sample never counts busy ticks before it (busy above total).
+ */
+static void simgpu_hw_test_sample_order(struct kunit *test)
+{
+	struct simgpu_hw_test *t = test->priv;
+	__le32 *a = test_ctx(t, 1, 0);
+	__le32 *b = busy_batch(t, 10000000);
+	__le32 *c = busy_batch(t, 10000000);
+	u64 ts, busy, ts1, busy1;
+	u32 ctx_ts, ctx_ts1;
+	struct simgpu_hw *hw;
+
+	hw = test_create(t, TEST_1GHZ, 0, true);
+	submit(hw, CCS3, a, b, 1);
+
+	/* Sampled at 1000 as resident; the reset's writer read 900 */
+	clock_set(t, 1000);
+	sample(hw, CCS3, &ts, &busy, &ctx_ts);
+	KUNIT_EXPECT_EQ(test, busy, 1000);
+	KUNIT_EXPECT_EQ(test, ctx_ts, 1000);
+	clock_set(t, 900);
+	eng_wr(hw, CCS3, RING_RESET, 1);
+	clock_set(t, 2000);
+	sample(hw, CCS3, &ts1, &busy1, &ctx_ts1);
+	KUNIT_EXPECT_GE(test, busy1, busy);
+	KUNIT_EXPECT_LE(test, busy1 - busy, ts1 - ts);
+	KUNIT_EXPECT_EQ(test, busy1, 1000);
+	KUNIT_EXPECT_EQ(test, ctx_time(hw, a), ctx_ts);
+
+	/* Sampled idle at 3000; the submission's writer read 2500 */
+	clock_set(t, 3000);
+	sample(hw, CCS3, &ts, &busy, &ctx_ts);
+	clock_set(t, 2500);
+	submit(hw, CCS3, a, c, 2);
+	clock_set(t, 4000);
+	sample(hw, CCS3, &ts1, &busy1, &ctx_ts1);
+	KUNIT_EXPECT_LE(test, busy1 - busy, ts1 - ts);
+	KUNIT_EXPECT_EQ(test, busy1, 2000);
+	KUNIT_EXPECT_EQ(test, ctx_ts1, 2000);
+}
+
 static void simgpu_hw_test_write32(struct kunit *test)
 {
 	struct simgpu_hw_test *t = test->priv;
@@ -1586,9 +1647,9 @@ static void simgpu_hw_test_irq_ack(struct kunit *test)
  * RING_SAMPLE also latches RING_CTX_TIMESTAMP and RING_CURRENT_CTX, of the
  * same instant as RING_TIMESTAMP; the latches keep them as the engine
  * moves on. RING_SAMPLE_SEQ, even between samples, changes with each
- * sample of its engine only, not as the latches are read. A sample of an
- * earlier instant than the latched one, as from a CPU held up before it
- * latched, leaves the latches and the sequence as they are.
+ * sample of its engine only, not as the latches are read. A sample whose
+ * clock reads earlier than the engine's time (the latched instant here)
+ * is of the engine's time: the latched instant never goes back.
  */
 static void simgpu_hw_test_sample_ctx(struct kunit *test)
 {
@@ -1614,7 +1675,8 @@ static void simgpu_hw_test_sample_ctx(struct kunit *test)
 	eng_wr(hw, CCS3, RING_SAMPLE, 1);
 	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_SAMPLE_CTX_TS), 100 + 400);
 	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_SAMPLE_TS_LO), 400);
-	KUNIT_EXPECT_EQ(test, eng_rd(hw, CCS3, RING_SAMPLE_SEQ), seq);
+	KUNIT_EXPECT_NE(test, eng_rd(hw, CCS3, RING_SAMPLE_SEQ), seq);
+	seq = eng_rd(hw, CCS3, RING_SAMPLE_SEQ);
 
 	/* The end of the job overdue: the sample is of after it */
 	clock_set(t, 2000);
@@ -1994,7 +2056,7 @@ static void simgpu_hw_test_obs_overflow(struct kunit *test)
 	test_create(t, TEST_1GHZ, 0, true);
 	obs_enable(t->hw, buf, SZ_4K, 0, RCS0, 0, 0, 0);
 	run_to(t, 200);
-	KUNIT_EXPECT_EQ(test, obs_rd(t->hw, SIMGPU_REG_OBS_OVERFLOW_COUNT),
+	KUNIT_EXPECT_EQ(test, obs_rd(t->hw, SIMGPU_REG_OBS_OVERFLOW_COUNT_LO),
 			100 - 63);
 	KUNIT_EXPECT_EQ(test, obs_rd(t->hw, SIMGPU_REG_OBS_STATUS),
 			SIMGPU_OBS_STATUS_OVERFLOW);
@@ -2010,16 +2072,16 @@ static void simgpu_hw_test_obs_overflow(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, img_rd64(rep[0], SIMGPU_OBS_REPORT_TIMESTAMP),
 			202);
 	KUNIT_EXPECT_EQ(test, img_rd(rep[1], SIMGPU_OBS_REPORT_OVERFLOWED), 0);
-	KUNIT_EXPECT_EQ(test, obs_rd(t->hw, SIMGPU_REG_OBS_LOST_COUNT), 0);
+	KUNIT_EXPECT_EQ(test, obs_rd(t->hw, SIMGPU_REG_OBS_LOST_COUNT_LO), 0);
 
 	/* 512 KiB: 8191 fit; 6000 due at once, SIMGPU_OBS_MAX_BURST written */
 	BUILD_BUG_ON(SIMGPU_OBS_MAX_BURST >= 6000);
 	test_create(t, TEST_1GHZ, 0, true);
 	obs_enable(t->hw, buf, SZ_512K, 0, RCS0, 0, 0, 0);
 	run_to(t, 12000);
-	KUNIT_EXPECT_EQ(test, obs_rd(t->hw, SIMGPU_REG_OBS_LOST_COUNT),
+	KUNIT_EXPECT_EQ(test, obs_rd(t->hw, SIMGPU_REG_OBS_LOST_COUNT_LO),
 			6000 - SIMGPU_OBS_MAX_BURST);
-	KUNIT_EXPECT_EQ(test, obs_rd(t->hw, SIMGPU_REG_OBS_OVERFLOW_COUNT), 0);
+	KUNIT_EXPECT_EQ(test, obs_rd(t->hw, SIMGPU_REG_OBS_OVERFLOW_COUNT_LO), 0);
 	KUNIT_EXPECT_EQ(test, obs_rd(t->hw, SIMGPU_REG_OBS_STATUS),
 			SIMGPU_OBS_STATUS_LOST);
 	n = obs_drain(t->hw, buf, SZ_512K, rep, OBS_MAX_REPORTS);
@@ -2031,6 +2093,25 @@ static void simgpu_hw_test_obs_overflow(struct kunit *test)
 			6000 - SIMGPU_OBS_MAX_BURST);
 	KUNIT_EXPECT_EQ(test, img_rd64(rep[0], SIMGPU_OBS_REPORT_TIMESTAMP),
 			12002);
+
+	/*
+	 * 2^33 reports due at once (a host suspend, say): the count goes
+	 * past 32 bits, the next report's field saturates
+	 */
+	test_create(t, TEST_1GHZ, 0, true);
+	obs_enable(t->hw, buf, SZ_512K, 0, RCS0, 0, 0, 0);
+	run_to(t, 1ULL << 34);
+	KUNIT_EXPECT_EQ(test, obs_rd(t->hw, SIMGPU_REG_OBS_LOST_COUNT_HI), 1);
+	KUNIT_EXPECT_EQ(test, obs_rd(t->hw, SIMGPU_REG_OBS_LOST_COUNT_LO),
+			(u32)-SIMGPU_OBS_MAX_BURST);
+	KUNIT_EXPECT_EQ(test, obs_rd(t->hw, SIMGPU_REG_OBS_OVERFLOW_COUNT_HI),
+			0);
+	n = obs_drain(t->hw, buf, SZ_512K, rep, OBS_MAX_REPORTS);
+	KUNIT_EXPECT_EQ(test, n, SIMGPU_OBS_MAX_BURST);
+	run_to(t, (1ULL << 34) + 4);
+	n = obs_drain(t->hw, buf, SZ_512K, rep, OBS_MAX_REPORTS);
+	KUNIT_EXPECT_EQ(test, n, 2);
+	KUNIT_EXPECT_EQ(test, img_rd(rep[0], SIMGPU_OBS_REPORT_LOST), U32_MAX);
 }
 
 static int simgpu_hw_test_init(struct kunit *test)
@@ -2074,6 +2155,7 @@ static struct kunit_case simgpu_hw_test_cases[] = {
 	KUNIT_CASE(simgpu_hw_test_two_contexts),
 	KUNIT_CASE(simgpu_hw_test_idle),
 	KUNIT_CASE(simgpu_hw_test_busy_ticks),
+	KUNIT_CASE(simgpu_hw_test_sample_order),
 	KUNIT_CASE(simgpu_hw_test_write32),
 	KUNIT_CASE(simgpu_hw_test_hang_reset),
 	KUNIT_CASE(simgpu_hw_test_fifo),

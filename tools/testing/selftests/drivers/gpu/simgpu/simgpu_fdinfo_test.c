@@ -51,8 +51,11 @@ FIXTURE_SETUP(fdinfo)
 	refclk = cfg.refclk_hz;
 }
 
+/* Jobs a test leaves running (its file closed, an assertion failed) end */
 FIXTURE_TEARDOWN(fdinfo)
 {
+	if (simgpu_wait_engines_idle(60 * NSEC_PER_SEC) == -ETIME)
+		TH_LOG("the engines did not go idle in 60 s");
 }
 
 static void sleep_ns(__u64 ns)

@@ -507,7 +507,7 @@ static int fz_ioctl(struct thr *t, enum fuzz_op op, int fd, bool vol,
 	ret = ioctl(fd, req, arg);
 	err = ret < 0 ? errno : 0;
 	account(t, op, err, vol);
-	return -err;
+	return ret < 0 ? -err : ret;
 }
 
 /* A descriptor of a file: mostly its own, sometimes a dup() in flux */
@@ -1677,7 +1677,7 @@ static void op_observation_open(struct thr *t)
 	struct fctx *c = pick_ctx(t);
 	unsigned int i, n = rn(t, 6);
 	bool vol;
-	int fd = pick_fd(t, c, &vol);
+	int fd = pick_fd(t, c, &vol), ret;
 
 	memset(p, 0, sizeof(p));
 	for (i = 0; i < n; i++) {
@@ -1690,9 +1690,11 @@ static void op_observation_open(struct thr *t)
 	o.extensions = n ? (uintptr_t)p : chance(t, 5) ? bad_ptr(t) : 0;
 	o.flags = chance(t, 50) ? DRM_SIMGPU_OBSERVATION_OPEN_NONBLOCK :
 				  fuzz_mbz(t);
-	if (!fz_ioctl(t, OP_OBSERVATION_OPEN, fd, vol,
-		      DRM_IOCTL_SIMGPU_OBSERVATION_OPEN, &o))
-		fuzz_stream(t, o.fd);
+	o.pad = chance(t, 90) ? 0 : fuzz_mbz(t);
+	ret = fz_ioctl(t, OP_OBSERVATION_OPEN, fd, vol,
+		       DRM_IOCTL_SIMGPU_OBSERVATION_OPEN, &o);
+	if (ret >= 0)
+		fuzz_stream(t, ret);
 }
 
 /* --- raw ioctl numbers ------------------------------------------------------ */

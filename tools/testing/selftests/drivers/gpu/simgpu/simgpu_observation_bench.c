@@ -79,11 +79,12 @@ static int open_stream(int fd, uint32_t queue, bool fast)
 	}
 	if (!fast)	/* skip the period: the default one */
 		p[0].base.next_extension = (uintptr_t)&p[2];
-	if (sg_ioctl(fd, DRM_IOCTL_SIMGPU_OBSERVATION_OPEN, &o)) {
+	i = sg_ioctl(fd, DRM_IOCTL_SIMGPU_OBSERVATION_OPEN, &o);
+	if (i < 0) {
 		perror("DRM_IOCTL_SIMGPU_OBSERVATION_OPEN");
 		exit(1);
 	}
-	return o.fd;
+	return i;
 }
 
 /*

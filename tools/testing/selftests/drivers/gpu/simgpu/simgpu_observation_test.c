@@ -48,7 +48,7 @@ static int obs_open(int fd, const struct prop *p, unsigned int n,
 		    uint32_t flags, int *sfd)
 {
 	struct drm_simgpu_observation_set_property ext[16] = {};
-	struct drm_simgpu_observation_open o = { .flags = flags, .fd = -1 };
+	struct drm_simgpu_observation_open o = { .flags = flags };
 	unsigned int i;
 	int ret;
 
@@ -61,9 +61,10 @@ static int obs_open(int fd, const struct prop *p, unsigned int n,
 	}
 	o.extensions = n ? (uintptr_t)ext : 0;
 	ret = sg_ioctl(fd, DRM_IOCTL_SIMGPU_OBSERVATION_OPEN, &o);
-	if (!ret)
-		*sfd = o.fd;
-	return ret;
+	if (ret < 0)
+		return ret;
+	*sfd = ret;
+	return 0;
 }
 
 static int obs_ioctl(int sfd, unsigned long req, void *arg)
@@ -544,6 +545,89 @@ TEST_F(obs, lost_reports)
 	ASSERT_EQ(0, close(sfd));
 }
 
+/* poll() of @sfd for POLLIN with @ms: its revents, or -errno */
+static int poll_in(int sfd, int ms)
+{
+	struct pollfd pfd = { .fd = sfd, .events = POLLIN };
+	int ret = poll(&pfd, 1, ms);
+
+	return ret < 0 ? -errno : ret ? pfd.revents : 0;
+}
+
+/* One read() of at most @len bytes: the bytes, or -errno */
+static ssize_t read_once(int sfd, size_t len)
+{
+	static uint8_t buf[1 << 20];
+	ssize_t n = read(sfd, buf, len < sizeof(buf) ? len : sizeof(buf));
+
+	return n < 0 ? -errno : n;
+}
+
+/*
+ * poll() says exactly when a blocking read() returns at once, and read()
+ * blocks exactly when poll() says nothing: after a DISABLE with reports
+ * unread (POLLIN, the reports, then POLLHUP and -EIO); for a stream opened
+ * disabled (POLLHUP, -EIO at once); for a new stream after one closed with
+ * reports unread (nothing to poll, nothing to read); after a short read
+ * that left the threshold's worth unread (still POLLIN).
+ */
+TEST_F(obs, poll_agrees_with_read)
+{
+	const int sample = sizeof(struct drm_simgpu_observation_record) +
+			   sizeof(struct drm_simgpu_observation_sample);
+	uint32_t q, e = exponent_for(self->refclk, 1000000);
+	struct prop p[] = {
+		{ DRM_SIMGPU_OBSERVATION_PROP_EXEC_QUEUE_ID, 0 },
+		{ DRM_SIMGPU_OBSERVATION_PROP_PERIOD_EXPONENT, 0 },
+		{ DRM_SIMGPU_OBSERVATION_PROP_WAIT_NUM_REPORTS, 4 },
+		{ DRM_SIMGPU_OBSERVATION_PROP_DISABLED, 1 },
+	};
+	uint64_t t0;
+	ssize_t n;
+	int sfd;
+
+	ASSERT_EQ(0, queue_create(self->fd, RCS, 0, &q));
+	p[0].value = q;
+	p[1].value = e;
+
+	/* Opened disabled: nothing will come; read() fails at once */
+	ASSERT_EQ(0, obs_open(self->fd, p, 4, 0, &sfd));
+	t0 = now_ns();
+	ASSERT_EQ(POLLHUP, poll_in(sfd, 1000));
+	ASSERT_GT(500 * MSEC, now_ns() - t0);
+	ASSERT_EQ(-EIO, read_once(sfd, 4096));
+
+	/* Enabled: the threshold (4 reports of 1 ms) in the first 100 ms */
+	ASSERT_EQ(0, obs_ioctl(sfd, DRM_SIMGPU_OBSERVATION_IOCTL_ENABLE, NULL));
+	ASSERT_EQ(POLLIN, poll_in(sfd, 1000));
+	/* Long enough for twice as many: one short read leaves POLLIN */
+	usleep(20000);
+	ASSERT_EQ(sample, read_once(sfd, sample));
+	ASSERT_EQ(POLLIN, poll_in(sfd, 0));
+	/* Disabled with reports unread: POLLIN, the rest, POLLHUP, -EIO */
+	ASSERT_EQ(0, obs_ioctl(sfd, DRM_SIMGPU_OBSERVATION_IOCTL_DISABLE, NULL));
+	ASSERT_EQ(POLLIN, poll_in(sfd, 1000));
+	n = read_once(sfd, 1 << 20);
+	ASSERT_LE(3 * sample, n);
+	ASSERT_EQ(POLLHUP, poll_in(sfd, 1000));
+	ASSERT_EQ(-EIO, read_once(sfd, 4096));
+
+	/* Enabled again and closed with reports unread */
+	ASSERT_EQ(0, obs_ioctl(sfd, DRM_SIMGPU_OBSERVATION_IOCTL_ENABLE, NULL));
+	ASSERT_EQ(POLLIN, poll_in(sfd, 1000));
+	ASSERT_EQ(0, close(sfd));
+
+	/* A new stream, a period of seconds: nothing to poll nor to read */
+	p[1].value = exponent_for(self->refclk, 4 * SEC);
+	ASSERT_EQ(0, obs_open(self->fd, p, 3,
+			      DRM_SIMGPU_OBSERVATION_OPEN_NONBLOCK, &sfd));
+	ASSERT_EQ(0, poll_in(sfd, 0));
+	ASSERT_EQ(-EAGAIN, read_once(sfd, 4096));
+	ASSERT_EQ(0, poll_in(sfd, 50));
+	ASSERT_EQ(0, close(sfd));
+	ASSERT_EQ(0, queue_destroy(self->fd, q));
+}
+
 /* The uid and gid of nobody */
 static void nobody(uid_t *uid, gid_t *gid)
 {
@@ -553,9 +637,16 @@ static void nobody(uid_t *uid, gid_t *gid)
 	*gid = pw ? pw->pw_gid : NOBODY_UID;
 }
 
-/* In a child as nobody: own queue works, device-wide and fast -EACCES */
+/*
+ * In a child as nobody: its own queue works; device-wide streams and the
+ * device-wide perfmon -EACCES while paranoid; faster than the rate limit
+ * -EACCES whatever the sysctl
+ */
 static int unprivileged(int fd, uint32_t queue, uint32_t e, bool paranoid)
 {
+	struct drm_simgpu_perfmon_set_global g = {};
+	struct drm_simgpu_perfmon_create pc = {};
+	uint32_t counter = 0;
 	struct prop own[] = {
 		{ DRM_SIMGPU_OBSERVATION_PROP_EXEC_QUEUE_ID, queue },
 		{ DRM_SIMGPU_OBSERVATION_PROP_PERIOD_EXPONENT, e },
@@ -580,10 +671,19 @@ static int unprivileged(int fd, uint32_t queue, uint32_t e, bool paranoid)
 		return 13;
 	if (!want)
 		close(sfd);
-	if (obs_open(fd, fast, 2, 0, &sfd) != want)
+	if (obs_open(fd, fast, 2, 0, &sfd) != -EACCES)
 		return 14;
-	if (!want)
-		close(sfd);
+	pc.counters = (uintptr_t)&counter;
+	pc.num_counters = 1;
+	if (sg_ioctl(fd, DRM_IOCTL_SIMGPU_PERFMON_CREATE, &pc))
+		return 15;
+	g.id = pc.id;
+	if (sg_ioctl(fd, DRM_IOCTL_SIMGPU_PERFMON_SET_GLOBAL, &g) != want)
+		return 16;
+	g.flags = DRM_SIMGPU_PERFMON_CLEAR_GLOBAL;
+	g.id = 0;
+	if (!want && sg_ioctl(fd, DRM_IOCTL_SIMGPU_PERFMON_SET_GLOBAL, &g))
+		return 17;
 	return 0;
 }
 
@@ -602,8 +702,9 @@ static int as_nobody(int fd, uint32_t queue, uint32_t e, bool paranoid)
 }
 
 /*
- * Privilege: nobody may observe its own queue at the maximum rate, not
- * the device nor faster, unless dev.simgpu.observation_paranoid is 0.
+ * Privilege: nobody may observe its own queue at the maximum rate; the
+ * device (a stream, the device-wide perfmon) only while
+ * dev.simgpu.observation_paranoid is 0; faster, never.
  */
 TEST_F(obs, privilege)
 {
@@ -711,6 +812,10 @@ TEST_F(obs, bad_input)
 	ASSERT_EQ(-EINVAL, sg_ioctl(self->fd, DRM_IOCTL_SIMGPU_OBSERVATION_OPEN,
 				    &o));
 	o.flags = 0;
+	o.pad = 1;
+	ASSERT_EQ(-EINVAL, sg_ioctl(self->fd, DRM_IOCTL_SIMGPU_OBSERVATION_OPEN,
+				    &o));
+	o.pad = 0;
 	ext.pad = 1;
 	o.extensions = (uintptr_t)&ext;
 	ASSERT_EQ(-EINVAL, sg_ioctl(self->fd, DRM_IOCTL_SIMGPU_OBSERVATION_OPEN,

@@ -418,6 +418,8 @@ FIXTURE_TEARDOWN(pmu)
 				 now_ns() + 60 * NSEC_PER_SEC) == -ETIME)
 			TH_LOG("a load of the test did not end in 60 s");
 	}
+	if (simgpu_wait_engines_idle(60 * NSEC_PER_SEC) == -ETIME)
+		TH_LOG("the engines did not go idle in 60 s");
 }
 
 /* Active events of every engine but class/inst: their number */
@@ -769,6 +771,253 @@ TEST_F_TIMEOUT(pmu, group_read, TIMEOUT)
 	grp_close(&g);
 	close(fd);
 	munmap(r, N * sizeof(*r));
+}
+
+/* --- counters under engine resets ------------------------------------------ */
+
+#define STRESS_NS	(60 * NSEC_PER_SEC)
+#define STRESS_FDINFO	3
+
+/* The render node's debugfs directory, or "" without debugfs */
+static void debugfs_dir(int fd, char *dir, size_t size)
+{
+	struct stat st;
+
+	dir[0] = '\0';
+	if (fstat(fd, &st))
+		return;
+	snprintf(dir, size, "/sys/kernel/debug/dri/%u", minor(st.st_rdev));
+	if (access(dir, F_OK))
+		dir[0] = '\0';
+}
+
+/* The unsigned value of "key:" in @text, which starts with a newline */
+static int text_key(const char *text, const char *key, __u64 *v)
+{
+	char pattern[64];
+	const char *k;
+
+	snprintf(pattern, sizeof(pattern), "\n%s:", key);
+	k = strstr(text, pattern);
+	if (!k)
+		return -ENOENT;
+	*v = strtoull(k + strlen(pattern), NULL, 10);
+	return 0;
+}
+
+/* The unsigned value of "key:" in file @path */
+static int file_key(const char *path, const char *key, __u64 *v)
+{
+	char text[8192];
+	int ret;
+
+	text[0] = '\n';
+	ret = file_read(path, text + 1, sizeof(text) - 1);
+	return ret ?: text_key(text, key, v);
+}
+
+/* drm-cycles-rcs and drm-total-cycles-rcs of client @fd, of one read */
+static int fdinfo_rcs(int fd, __u64 *cycles, __u64 *total)
+{
+	char path[64], text[8192];
+	int ret;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	text[0] = '\n';
+	ret = file_read(path, text + 1, sizeof(text) - 1);
+	ret = ret ?: text_key(text, "drm-cycles-rcs", cycles);
+	return ret ?: text_key(text, "drm-total-cycles-rcs", total);
+}
+
+/* The rcs ticks simgpu_clients shows for client @fd, unclamped */
+static int debugfs_rcs(const char *dbg, int fd, __u64 *cycles)
+{
+	unsigned long long id, cid, c[NCLASS];
+	char path[PATH_MAX], line[512], comm[32];
+	int ret = -ENOENT, pid;
+	__u64 v;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	if (file_key(path, "drm-client-id", &v))
+		return -ENOENT;
+	id = v;
+	snprintf(path, sizeof(path), "%s/simgpu_clients", dbg);
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	while (ret && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llu %d %31s %llu %llu %llu %llu %llu", &cid,
+			   &pid, comm, &c[0], &c[1], &c[2], &c[3], &c[4]) == 8 &&
+		    cid == id) {
+			*cycles = c[RCS];
+			ret = 0;
+		}
+	}
+	fclose(f);
+	return ret;
+}
+
+struct fdinfo_reader {
+	atomic_bool *stop;
+	int busy, idle;		/* the clients */
+	__u64 idle_cycles;	/* the idle client's drm-cycles-rcs */
+	unsigned int capacity;
+	unsigned long reads, decreased, over, idle_grew;
+	int err;
+};
+
+/*
+ * Read both clients' fdinfo until *stop: the busy client's cycles never
+ * decrease nor grow by more than the total times the engines; the idle
+ * client's never change.
+ */
+static void *fdinfo_loop(void *arg)
+{
+	struct fdinfo_reader *r = arg;
+	__u64 c, t, pc = 0, pt = 0, ic, it;
+
+	while (!atomic_load(r->stop)) {
+		r->err = fdinfo_rcs(r->busy, &c, &t);
+		r->err = r->err ?: fdinfo_rcs(r->idle, &ic, &it);
+		if (r->err)
+			break;
+		if (r->reads && (c < pc || t < pt))
+			r->decreased++;
+		else if (r->reads && c - pc > (t - pt) * r->capacity)
+			r->over++;
+		r->idle_grew += ic != r->idle_cycles;
+		pc = c;
+		pt = t;
+		r->reads++;
+	}
+	return NULL;
+}
+
+/*
+ * A minute of engine resets on rcs0 (a job halted through debugfs's
+ * simgpu_halt_next, on a queue of its own, then a 1-ms job on another),
+ * while three threads read the PMU's active and total ticks of rcs0 as a
+ * group, and three the fdinfo of the resetting client and of an idle one.
+ * A sample racing with a reset or a submission must never pair a later
+ * instant with the engine's earlier state, which made active ticks go
+ * back, or grow faster than total, and a context's CTX_TIMESTAMP go back
+ * by 2^32 ticks in its client's accumulator. So, between any two reads:
+ * active grows by no more than total, and never back; fdinfo's cycles
+ * likewise. Over the run: the idle client's cycles never change, the
+ * resetting client's accumulated ticks (simgpu_clients, before fdinfo's
+ * clamp) grow by no more than the engine's active ticks, no fold found a
+ * CTX_TIMESTAMP gone back, and once the client is idle its cycles stay.
+ * It needs two CPUs to fail: UML has no perf events and skips it.
+ */
+TEST_F_TIMEOUT(pmu, resets_never_go_back, 3 * STRESS_NS / NSEC_PER_SEC)
+{
+	const struct pmu *p = &self->p;
+	struct drm_simgpu_cmd busy = {
+		.op = DRM_SIMGPU_CMD_BUSY, .value = MSEC,
+	};
+	struct fdinfo_reader fr[STRESS_FDINFO];
+	struct reader r[STRESS_FDINFO];
+	pthread_t th[2 * STRESS_FDINFO];
+	int fd = client_open(), idle = client_open(), active;
+	__u64 a0, a1, acc0, acc1, c0, c1, t, back;
+	char dbg[64], path[PATH_MAX + 32];
+	unsigned long resets = 0;
+	atomic_bool stop = false;
+	__u32 q, qi, qh, done, sync;
+	__u64 deadline;
+	unsigned int i;
+	struct grp g;
+
+	debugfs_dir(fd, dbg, sizeof(dbg));
+	if (!dbg[0])
+		SKIP(return, "no debugfs (not mounted, or not root)");
+	snprintf(path, sizeof(path), "%s/simgpu_halt_next", dbg);
+
+	/* The idle client ran once: its context is folded and inactive */
+	new_queue(_metadata, idle, RCS, 0, &qi, &done);
+	ASSERT_EQ(0, submit_sync(idle, qi, &busy, 1, 0, done));
+	WAIT_DONE(idle, done);
+	new_queue(_metadata, fd, RCS, 0, &q, &done);
+	ASSERT_EQ(0, syncobj_create(fd, &sync));
+	track_load(_metadata, &self->loads, fd, done);
+
+	active = ev_open(p, ACTIVE, RCS, 0, -1, 0);
+	ASSERT_LE(0, active);
+	ASSERT_EQ(0, grp_open(p, RCS, 0, &g));
+	ASSERT_EQ(0, ev_read(active, &a0));
+	ASSERT_EQ(0, debugfs_rcs(dbg, fd, &acc0));
+	for (i = 0; i < STRESS_FDINFO; i++) {
+		r[i] = (struct reader){ .g = &g, .stop = &stop };
+		fr[i] = (struct fdinfo_reader){
+			.stop = &stop, .busy = fd, .idle = idle,
+			.capacity = p->count[RCS],
+		};
+		ASSERT_EQ(0, fdinfo_rcs(idle, &fr[i].idle_cycles, &t));
+	}
+	for (i = 0; i < STRESS_FDINFO; i++) {
+		ASSERT_EQ(0, pthread_create(&th[i], NULL, read_loop, &r[i]));
+		ASSERT_EQ(0, pthread_create(&th[STRESS_FDINFO + i], NULL,
+					    fdinfo_loop, &fr[i]));
+	}
+
+	/* No failing assertion while the threads run: it would leave them */
+	deadline = now_ns() + STRESS_NS;
+	while (now_ns() < deadline) {
+		if (queue_create(fd, RCS, 0, &qh) ||
+		    file_write(path, "rcs0\n") ||
+		    submit_sync(fd, qh, &busy, 1, 0, sync) ||
+		    syncobj_wait(fd, sync, now_ns() + 60 * NSEC_PER_SEC) ||
+		    queue_destroy(fd, qh) ||
+		    submit_sync(fd, q, &busy, 1, 0, done) ||
+		    syncobj_wait(fd, done, now_ns() + 60 * NSEC_PER_SEC))
+			break;
+		resets++;
+	}
+	atomic_store(&stop, true);
+	for (i = 0; i < 2 * STRESS_FDINFO; i++)
+		pthread_join(th[i], NULL);
+	ASSERT_LE(deadline, now_ns()) {
+		TH_LOG("the reset loop failed after %lu resets: %s", resets,
+		       strerror(errno));
+	}
+
+	/* The resetting client idle: its cycles stay where they are */
+	ASSERT_EQ(0, fdinfo_rcs(fd, &c0, &t));
+	sleep_ns(NSEC_PER_SEC);
+	ASSERT_EQ(0, fdinfo_rcs(fd, &c1, &t));
+	ASSERT_EQ(0, ev_read(active, &a1));
+	ASSERT_EQ(0, debugfs_rcs(dbg, fd, &acc1));
+	snprintf(path, sizeof(path), "%s/simgpu_folds", dbg);
+	ASSERT_EQ(0, file_key(path, "back", &back));
+	printf("# %lu resets; %llu active ticks, %llu accumulated by the client\n",
+	       resets, (unsigned long long)(a1 - a0),
+	       (unsigned long long)(acc1 - acc0));
+	for (i = 0; i < STRESS_FDINFO; i++) {
+		printf("# pmu reader %u: %lu reads, %lu back, %lu over total (%llu ticks at most)\n",
+		       i, r[i].reads, r[i].decreased, r[i].over,
+		       (unsigned long long)r[i].max_over);
+		printf("# fdinfo reader %u: %lu reads, %lu back, %lu over total, idle client grew %lu times\n",
+		       i, fr[i].reads, fr[i].decreased, fr[i].over,
+		       fr[i].idle_grew);
+	}
+	ASSERT_LT(100, resets);
+	for (i = 0; i < STRESS_FDINFO; i++) {
+		EXPECT_EQ(0, r[i].err);
+		EXPECT_EQ(0, r[i].decreased);
+		EXPECT_EQ(0, r[i].over);
+		EXPECT_EQ(0, fr[i].err);
+		EXPECT_EQ(0, fr[i].decreased);
+		EXPECT_EQ(0, fr[i].over);
+		EXPECT_EQ(0, fr[i].idle_grew);
+	}
+	EXPECT_EQ(c0, c1);
+	EXPECT_LE(acc1 - acc0, a1 - a0);
+	EXPECT_EQ(0, back);
+	grp_close(&g);
+	close(active);
+	close(fd);
+	close(idle);
 }
 
 /*

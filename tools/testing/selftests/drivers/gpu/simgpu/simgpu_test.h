@@ -23,6 +23,8 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -243,6 +245,50 @@ static inline int client_open(void)
 
 /* Why a test is skipped when open_simgpu() finds no device */
 #define SIMGPU_NO_DEVICE "no simgpu render node (simgpu not loaded, or not root)"
+
+/*
+ * Wait until no engine of the device has a job on it, as debugfs's
+ * simgpu_engines shows ("jobs" 0 on every line, twice 20 ms apart), for at
+ * most @timeout_ns: the end of a test that may leave work running (a job
+ * outliving the file that submitted it, or a failed assertion), so that
+ * the next test starts on idle engines whatever their order. Returns 0,
+ * -ETIME, or -ENOENT without debugfs (not mounted, not root).
+ */
+static inline int simgpu_wait_engines_idle(int64_t timeout_ns)
+{
+	int64_t deadline = now_ns() + timeout_ns;
+	char path[64], line[256], name[16], state[16];
+	unsigned long ctx;
+	int fd = open_simgpu(), idle = 0, jobs, busy;
+	struct stat st;
+	FILE *f;
+
+	if (fd < 0)
+		return -ENOENT;
+	if (fstat(fd, &st)) {
+		close(fd);
+		return -ENOENT;
+	}
+	close(fd);
+	snprintf(path, sizeof(path), "/sys/kernel/debug/dri/%u/simgpu_engines",
+		 minor(st.st_rdev));
+	while (idle < 2) {
+		f = fopen(path, "r");
+		if (!f)
+			return -ENOENT;
+		busy = 0;
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "%15s %15s %lu %d", name, state, &ctx,
+				   &jobs) == 4 && jobs)
+				busy++;
+		fclose(f);
+		idle = busy ? 0 : idle + 1;
+		if (busy && now_ns() > deadline)
+			return -ETIME;
+		usleep(20000);
+	}
+	return 0;
+}
 
 #ifdef __KSELFTEST_HARNESS_H
 /*
