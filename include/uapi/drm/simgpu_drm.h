@@ -1359,23 +1359,29 @@ struct drm_simgpu_observation_info {
 };
 
 /**
+ * DRM_SIMGPU_OBSERVATION_IOCTL_BASE - the ioctl code of the stream fd's
+ * ioctls, 'J' 0x40-0x4f (Documentation/userspace-api/ioctl/ioctl-number.rst)
+ */
+#define DRM_SIMGPU_OBSERVATION_IOCTL_BASE	'J'
+
+/**
  * DRM_SIMGPU_OBSERVATION_IOCTL_ENABLE - start a stream; the counters start
  * at 0, reports left unread from before are dropped. No-op when enabled.
  * -EIO if the unit refused the buffer.
  */
-#define DRM_SIMGPU_OBSERVATION_IOCTL_ENABLE	_IO('s', 0x40)
+#define DRM_SIMGPU_OBSERVATION_IOCTL_ENABLE	_IO(DRM_SIMGPU_OBSERVATION_IOCTL_BASE, 0x40)
 /**
  * DRM_SIMGPU_OBSERVATION_IOCTL_DISABLE - stop a stream; the reports due
  * until the call stay readable, followed by the gap records of those
  * missing after the last one written. No-op when disabled.
  */
-#define DRM_SIMGPU_OBSERVATION_IOCTL_DISABLE	_IO('s', 0x41)
+#define DRM_SIMGPU_OBSERVATION_IOCTL_DISABLE	_IO(DRM_SIMGPU_OBSERVATION_IOCTL_BASE, 0x41)
 /** DRM_SIMGPU_OBSERVATION_IOCTL_STATUS - &struct drm_simgpu_observation_status */
 #define DRM_SIMGPU_OBSERVATION_IOCTL_STATUS \
-	_IOR('s', 0x42, struct drm_simgpu_observation_status)
+	_IOR(DRM_SIMGPU_OBSERVATION_IOCTL_BASE, 0x42, struct drm_simgpu_observation_status)
 /** DRM_SIMGPU_OBSERVATION_IOCTL_INFO - &struct drm_simgpu_observation_info */
 #define DRM_SIMGPU_OBSERVATION_IOCTL_INFO \
-	_IOR('s', 0x43, struct drm_simgpu_observation_info)
+	_IOR(DRM_SIMGPU_OBSERVATION_IOCTL_BASE, 0x43, struct drm_simgpu_observation_info)
 
 #if defined(__cplusplus)
 }

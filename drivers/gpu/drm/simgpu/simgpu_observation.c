@@ -893,9 +893,10 @@ int simgpu_ioctl_observation_open(struct drm_device *drm, void *data,
 	if (ret)
 		goto err_free;
 
-	s->buf = alloc_pages_exact(s->size, GFP_KERNEL | __GFP_ZERO |
+	/* Charged to the opener's memory cgroup, as its buffers are */
+	s->buf = alloc_pages_exact(s->size, GFP_KERNEL_ACCOUNT | __GFP_ZERO |
 				   __GFP_NOWARN);
-	s->bounce = kmalloc(SIMGPU_OBS_BOUNCE_SIZE, GFP_KERNEL);
+	s->bounce = kmalloc(SIMGPU_OBS_BOUNCE_SIZE, GFP_KERNEL_ACCOUNT);
 	if (!s->buf || !s->bounce) {
 		ret = -ENOMEM;
 		goto err_free;
