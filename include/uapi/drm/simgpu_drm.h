@@ -1041,7 +1041,9 @@ struct drm_simgpu_perfmon_set_global {
  * the whole machine.
  *
  * The device has one observation unit: one stream at a time, -EBUSY for
- * another. The unit has its own counters, separate from the contexts'
+ * another, from the open of the first to its close, whether it is enabled
+ * or not and whoever opened either (first come, first served, as for
+ * xe's OA units); debugfs's simgpu_observation names the holder. The unit has its own counters, separate from the contexts'
  * ones the perfmons use: a stream and perfmons, device-wide
  * (%DRM_IOCTL_SIMGPU_PERFMON_SET_GLOBAL) or per job, work at the same time
  * and do not see each other.
@@ -1169,7 +1171,8 @@ struct drm_simgpu_observation_set_property {
  * - -EACCES: a period shorter than %DRM_SIMGPU_OBSERVATION_MIN_PERIOD_NS
  *   without perfmon_capable(), or a device-wide stream without it while
  *   dev.simgpu.observation_paranoid is 1.
- * - -EBUSY: a stream is open on the device.
+ * - -EBUSY: a stream is open on the device (see "simgpu observation
+ *   streams").
  * - -ENODEV: the device is being unbound.
  * - -ENOMEM, -EMFILE, -ENFILE: no memory for the buffer, no fd.
  */

@@ -60,12 +60,16 @@
 #include <linux/hrtimer.h>
 #include <linux/log2.h>
 #include <linux/math64.h>
+#include <linux/pid.h>
 #include <linux/poll.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/sysctl.h>
 #include <linux/uaccess.h>
 
+#include <drm/drm_debugfs.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_managed.h>
 #include <drm/drm_print.h>
@@ -116,6 +120,7 @@ struct simgpu_obs_pos {
 /**
  * struct simgpu_obs_stream - an open observation stream
  * @sdev: the device, referenced (drm_dev_get()) until the stream is closed
+ * @pid: the process that opened the stream, referenced, for debugfs
  * @queue: the exec queue observed, referenced; NULL for a device-wide stream
  * @queue_id: the id of @queue in its file, 0 if none
  * @ctx_id: CTX_IMG_ID of @queue's context, 0 if none
@@ -146,6 +151,7 @@ struct simgpu_obs_pos {
  */
 struct simgpu_obs_stream {
 	struct simgpu_device *sdev;
+	struct pid *pid;
 	struct simgpu_queue *queue;
 	u32 queue_id;
 	u32 ctx_id;
@@ -664,6 +670,7 @@ static void simgpu_obs_free(struct simgpu_obs_stream *s)
 	kfree(s->bounce);
 	if (s->queue)
 		simgpu_queue_put(s->queue);
+	put_pid(s->pid);
 	drm_dev_put(&s->sdev->drm);
 	kfree(s);
 }
@@ -886,6 +893,7 @@ int simgpu_ioctl_observation_open(struct drm_device *drm, void *data,
 		return -ENOMEM;
 	drm_dev_get(drm);
 	s->sdev = sdev;
+	s->pid = get_task_pid(current, PIDTYPE_TGID);
 	hrtimer_init(&s->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	s->timer.function = simgpu_obs_timer;
 
@@ -959,6 +967,43 @@ void simgpu_observation_unplug(struct simgpu_device *sdev)
 	wake_up_all(&obs->poll_wq);
 }
 
+/*
+ * debugfs simgpu_observation: who holds the device's one unit. A stream
+ * holds it from its open to its close, enabled or not, so that an open
+ * by another process, privileged or not, gets -EBUSY meanwhile: this
+ * file tells an administrator whose stream it is.
+ */
+static int simgpu_obs_show(struct seq_file *m, void *data)
+{
+	struct drm_debugfs_entry *entry = m->private;
+	struct simgpu_observation *obs = &to_simgpu_device(entry->dev)->obs;
+	struct simgpu_obs_stream *s;
+	struct task_struct *task;
+
+	mutex_lock(&obs->lock);
+	s = obs->stream;
+	if (!s) {
+		seq_puts(m, "holder: none\n");
+		goto out;
+	}
+	rcu_read_lock();
+	task = pid_task(s->pid, PIDTYPE_TGID);
+	seq_printf(m, "holder: %d %s\n", pid_vnr(s->pid),
+		   task ? task->comm : "<gone>");
+	rcu_read_unlock();
+	seq_printf(m, "state: %s\n", s->enabled ? "enabled" :
+		   s->started ? "disabled" : "never enabled");
+	seq_printf(m, "engine: %s\n", s->engine->name);
+	if (s->queue)
+		seq_printf(m, "exec queue: %u\n", s->queue_id);
+	else
+		seq_puts(m, "exec queue: none (device-wide)\n");
+	seq_printf(m, "period: %llu ticks\n", 2ull << s->exponent);
+out:
+	mutex_unlock(&obs->lock);
+	return 0;
+}
+
 /**
  * simgpu_observation_init - set up the device's observation state
  * @sdev: the device, before its interrupt is enabled
@@ -968,6 +1013,8 @@ void simgpu_observation_unplug(struct simgpu_device *sdev)
 int simgpu_observation_init(struct simgpu_device *sdev)
 {
 	init_waitqueue_head(&sdev->obs.poll_wq);
+	drm_debugfs_add_file(&sdev->drm, "simgpu_observation", simgpu_obs_show,
+			     NULL);
 	return drmm_mutex_init(&sdev->drm, &sdev->obs.lock);
 }
 

@@ -726,9 +726,29 @@ TEST_F(obs, privilege)
 	ASSERT_EQ(0, queue_destroy(self->fd, q));
 }
 
-/* One stream at a time, whoever opens it; free again once closed */
+/* debugfs's simgpu_observation of the device, "" if it cannot be read */
+static void obs_debugfs(int fd, char *buf, size_t size)
+{
+	char path[64];
+	struct stat st;
+
+	buf[0] = '\0';
+	if (fstat(fd, &st))
+		return;
+	snprintf(path, sizeof(path),
+		 "/sys/kernel/debug/dri/%u/simgpu_observation",
+		 minor(st.st_rdev));
+	if (file_read(path, buf, size))
+		buf[0] = '\0';
+}
+
+/*
+ * One stream at a time, whoever opens it, enabled or not; free again once
+ * closed. debugfs names the holder meanwhile.
+ */
 TEST_F(obs, busy)
 {
+	char dbg[512], want[64];
 	struct prop p[] = {
 		{ DRM_SIMGPU_OBSERVATION_PROP_EXEC_QUEUE_ID, 0 },
 		{ DRM_SIMGPU_OBSERVATION_PROP_DISABLED, 1 },
@@ -741,14 +761,28 @@ TEST_F(obs, busy)
 	ASSERT_EQ(0, obs_open(self->fd, p, 2, 0, &sfd));
 	ASSERT_EQ(-EBUSY, obs_open(self->fd, p, 2, 0, &sfd2));
 	ASSERT_EQ(-ENOENT, obs_open(fd2, p, 1, 0, &sfd2));
+	obs_debugfs(self->fd, dbg, sizeof(dbg));
+	if (dbg[0]) {
+		snprintf(want, sizeof(want), "holder: %d ", getpid());
+		ASSERT_EQ(0, strncmp(dbg, want, strlen(want)))
+			TH_LOG("simgpu_observation: %s", dbg);
+		ASSERT_NE(NULL, strstr(dbg, "state: never enabled\n"));
+		snprintf(want, sizeof(want), "exec queue: %u\n", q);
+		ASSERT_NE(NULL, strstr(dbg, want));
+	} else {
+		TH_LOG("no debugfs: the holder is not checked");
+	}
 	/* Disabled from the start: nothing to read */
 	ASSERT_EQ(-EIO, obs_read(sfd, self->r, 0, 1));
 	ASSERT_EQ(0, obs_ioctl(sfd, DRM_SIMGPU_OBSERVATION_IOCTL_ENABLE, NULL));
 	ASSERT_EQ(0, obs_ioctl(sfd, DRM_SIMGPU_OBSERVATION_IOCTL_ENABLE, NULL));
-	ASSERT_EQ(-ENOTTY, obs_ioctl(sfd, _IO('s', 0x7f), NULL));
+	ASSERT_EQ(-ENOTTY, obs_ioctl(sfd, _IO(DRM_SIMGPU_OBSERVATION_IOCTL_BASE, 0x7f), NULL));
 	ASSERT_EQ(0, close(sfd));
 	ASSERT_EQ(0, obs_open(self->fd, p, 2, 0, &sfd));
 	ASSERT_EQ(0, close(sfd));
+	obs_debugfs(self->fd, dbg, sizeof(dbg));
+	if (dbg[0])
+		ASSERT_STREQ("holder: none\n", dbg);
 	ASSERT_EQ(0, queue_destroy(self->fd, q));
 	close(fd2);
 }
