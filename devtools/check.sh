@@ -308,6 +308,22 @@ KSFT_SKIPS_EXPECTED=$KSFT_SKIPS_COMMON
 vm_selftests "$BZIMAGE_DEBUG" smp-selftests.log \
 	"the x86_64 debug guest with 2 CPUs"
 
+# The same tests once more, each in a process of its own, in an order
+# shuffled with a new seed each run (SHUFFLE_SEED=n repeats one): a test
+# that leaves work behind it, or needs another to have run first, fails
+# where the runner's fixed order hides it. The seed is in the log.
+seed=${SHUFFLE_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
+"$REPO/devtools/vm-run.sh" "$BZIMAGE_DEBUG" "$BIN" \
+	"sh $REPO/devtools/vm-shuffled.sh $seed '$KSFT_SKIPS_COMMON'" \
+	> "$LOG/shuffled-selftests.log" 2>&1
+status=$?
+tap "selftests in a shuffled order (seed $seed) in the x86_64 debug guest" \
+	"$LOG/shuffled-selftests.log"
+if [ $status != 0 ]; then
+	not_ok "shuffled selftests: no kernel report, module unloads (exit $status)" \
+		"$LOG/shuffled-selftests.log"
+fi
+
 # The 32-bit CTX_TIMESTAMP wraps every 4.3 s at a 1 GHz reference clock:
 # the harness runs the one test, which must not skip.
 "$REPO/devtools/vm-run.sh" "$VMLINUX" "$BIN" "simgpu_fdinfo_test -t wrap" \
