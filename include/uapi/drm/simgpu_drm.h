@@ -1043,8 +1043,9 @@ struct drm_simgpu_perfmon_set_global {
  * The device has one observation unit: one stream at a time, -EBUSY for
  * another, from the open of the first to its close, whether it is enabled
  * or not and whoever opened either (first come, first served, as for
- * xe's OA units); debugfs's simgpu_observation names the holder. The unit has its own counters, separate from the contexts'
- * ones the perfmons use: a stream and perfmons, device-wide
+ * xe's OA units); debugfs's simgpu_observation names the holder. The unit
+ * has its own counters, separate from the contexts' ones the perfmons
+ * use: a stream and perfmons, device-wide
  * (%DRM_IOCTL_SIMGPU_PERFMON_SET_GLOBAL) or per job, work at the same time
  * and do not see each other.
  */
@@ -1372,13 +1373,15 @@ struct drm_simgpu_observation_info {
  * at 0, reports left unread from before are dropped. No-op when enabled.
  * -EIO if the unit refused the buffer.
  */
-#define DRM_SIMGPU_OBSERVATION_IOCTL_ENABLE	_IO(DRM_SIMGPU_OBSERVATION_IOCTL_BASE, 0x40)
+#define DRM_SIMGPU_OBSERVATION_IOCTL_ENABLE \
+	_IO(DRM_SIMGPU_OBSERVATION_IOCTL_BASE, 0x40)
 /**
  * DRM_SIMGPU_OBSERVATION_IOCTL_DISABLE - stop a stream; the reports due
  * until the call stay readable, followed by the gap records of those
  * missing after the last one written. No-op when disabled.
  */
-#define DRM_SIMGPU_OBSERVATION_IOCTL_DISABLE	_IO(DRM_SIMGPU_OBSERVATION_IOCTL_BASE, 0x41)
+#define DRM_SIMGPU_OBSERVATION_IOCTL_DISABLE \
+	_IO(DRM_SIMGPU_OBSERVATION_IOCTL_BASE, 0x41)
 /** DRM_SIMGPU_OBSERVATION_IOCTL_STATUS - &struct drm_simgpu_observation_status */
 #define DRM_SIMGPU_OBSERVATION_IOCTL_STATUS \
 	_IOR(DRM_SIMGPU_OBSERVATION_IOCTL_BASE, 0x42, struct drm_simgpu_observation_status)

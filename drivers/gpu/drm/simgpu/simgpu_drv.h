@@ -154,6 +154,23 @@ static inline void simgpu_write32(struct simgpu_device *sdev, u32 reg, u32 val)
 	simgpu_hw_write32(sdev->hw, reg, val);
 }
 
+/*
+ * A 64-bit counter whose halves at @lo and @hi are not latched: HI, LO,
+ * HI, and again while HI changed, as the registers' comments say
+ */
+static inline u64 simgpu_read64(struct simgpu_device *sdev, u32 lo, u32 hi)
+{
+	u32 h = simgpu_read32(sdev, hi), old, l;
+
+	do {
+		old = h;
+		l = simgpu_read32(sdev, lo);
+		h = simgpu_read32(sdev, hi);
+	} while (h != old);
+
+	return (u64)h << 32 | l;
+}
+
 struct simgpu_device *simgpu_device_create(struct device *parent,
 					   const struct simgpu_hw_config *cfg);
 

@@ -102,19 +102,11 @@ static void engine_write(struct simgpu_engine *eng, u32 reg, u32 val)
 	simgpu_write32(eng->sdev, eng->base + reg, val);
 }
 
-/* RING_TIMESTAMP, whose halves are not latched: HI, LO, HI */
+/* RING_TIMESTAMP, whose halves are not latched */
 static u64 engine_timestamp(struct simgpu_engine *eng)
 {
-	u32 hi, lo, old;
-
-	hi = engine_read(eng, RING_TIMESTAMP_HI);
-	do {
-		old = hi;
-		lo = engine_read(eng, RING_TIMESTAMP_LO);
-		hi = engine_read(eng, RING_TIMESTAMP_HI);
-	} while (hi != old);
-
-	return (u64)hi << 32 | lo;
+	return simgpu_read64(eng->sdev, eng->base + RING_TIMESTAMP_LO,
+			     eng->base + RING_TIMESTAMP_HI);
 }
 
 /*

@@ -1215,6 +1215,7 @@ static void simgpu_hw_engine_arm(struct simgpu_hw_engine *e, bool retry)
 static void simgpu_hw_engine_sample(struct simgpu_hw_engine *e)
 {
 	struct simgpu_hw_latch *l = &e->latch;
+	struct simgpu_hw *hw = e->hw;
 	bool irq_new;
 
 	lockdep_assert_held(&e->lock);
@@ -1225,7 +1226,7 @@ static void simgpu_hw_engine_sample(struct simgpu_hw_engine *e)
 		simgpu_hw_engine_arm(e, false);
 
 	write_seqcount_begin(&e->latch_seq);
-	WRITE_ONCE(l->ts, e->hw->cfg.ts_offset + simgpu_hw_ticks(e->hw, e->now));
+	WRITE_ONCE(l->ts, hw->cfg.ts_offset + simgpu_hw_ticks(hw, e->now));
 	WRITE_ONCE(l->busy, simgpu_hw_engine_busy_ticks(e, e->now));
 	WRITE_ONCE(l->ctx_ts, simgpu_hw_engine_ctx_ts(e, e->now));
 	WRITE_ONCE(l->ctx, e->ctx_id);
@@ -1766,7 +1767,7 @@ u32 simgpu_hw_read32(struct simgpu_hw *hw, u32 offset)
 		return simgpu_hw_irq_status(hw, 32);
 	case SIMGPU_REG_IRQ_ENABLE:
 		return READ_ONCE(hw->irq_enable);
-	case SIMGPU_REG_OBS_CTRL ... SIMGPU_REG_OBS_LAST:
+	case SIMGPU_REG_OBS_CTRL ... SIMGPU_REG_OBS_LOST_COUNT_HI:
 		return simgpu_hw_obs_read(hw, offset);
 	}
 
@@ -1811,7 +1812,7 @@ void simgpu_hw_write32(struct simgpu_hw *hw, u32 offset, u32 val)
 		return;
 	}
 	if (offset >= SIMGPU_REG_OBS_CTRL &&
-	    offset <= SIMGPU_REG_OBS_LAST) {
+	    offset <= SIMGPU_REG_OBS_LOST_COUNT_HI) {
 		simgpu_hw_obs_write(hw, offset, val);
 		return;
 	}

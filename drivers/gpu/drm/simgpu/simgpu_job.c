@@ -532,8 +532,7 @@ static int job_add_in_syncs(struct simgpu_job *job, struct drm_file *file,
 
 	for (i = 0; i < count; i++) {
 		ret = drm_sched_job_add_syncobj_dependency(&job->base, file,
-							   syncs[i].handle,
-							   syncs[i].timeline_value);
+				syncs[i].handle, syncs[i].timeline_value);
 		if (ret)
 			return ret;
 	}

@@ -188,20 +188,6 @@ struct simgpu_obs_args {
 	u64 wait_reports;
 };
 
-/* A 64-bit count of the unit, from halves that are not latched */
-static u64 simgpu_obs_count(struct simgpu_device *sdev, u32 lo, u32 hi)
-{
-	u32 h = simgpu_read32(sdev, hi), old, l;
-
-	do {
-		old = h;
-		l = simgpu_read32(sdev, lo);
-		h = simgpu_read32(sdev, hi);
-	} while (h != old);
-
-	return (u64)h << 32 | l;
-}
-
 /* Are there enough unread reports to wake the readers? Any context. */
 static void simgpu_obs_check(struct simgpu_obs_stream *s)
 {
@@ -296,11 +282,10 @@ static void simgpu_obs_stop(struct simgpu_obs_stream *s)
 
 	simgpu_write32(sdev, SIMGPU_REG_OBS_CTRL, 0);
 	hrtimer_cancel(&s->timer);
-	s->lost_end = simgpu_obs_count(sdev, SIMGPU_REG_OBS_LOST_COUNT_LO,
-				       SIMGPU_REG_OBS_LOST_COUNT_HI);
-	s->overflow_end = simgpu_obs_count(sdev,
-					   SIMGPU_REG_OBS_OVERFLOW_COUNT_LO,
-					   SIMGPU_REG_OBS_OVERFLOW_COUNT_HI);
+	s->lost_end = simgpu_read64(sdev, SIMGPU_REG_OBS_LOST_COUNT_LO,
+				    SIMGPU_REG_OBS_LOST_COUNT_HI);
+	s->overflow_end = simgpu_read64(sdev, SIMGPU_REG_OBS_OVERFLOW_COUNT_LO,
+					SIMGPU_REG_OBS_OVERFLOW_COUNT_HI);
 	s->lost_base += s->lost_end;
 	s->overflow_base += s->overflow_end;
 	WRITE_ONCE(s->enabled, false);
@@ -588,11 +573,11 @@ static void simgpu_obs_status(struct simgpu_obs_stream *s,
 	st->lost = s->lost_base;
 	st->overflow = s->overflow_base;
 	if (s->enabled) {
-		st->lost += simgpu_obs_count(sdev, SIMGPU_REG_OBS_LOST_COUNT_LO,
-					     SIMGPU_REG_OBS_LOST_COUNT_HI);
-		st->overflow += simgpu_obs_count(sdev,
-						 SIMGPU_REG_OBS_OVERFLOW_COUNT_LO,
-						 SIMGPU_REG_OBS_OVERFLOW_COUNT_HI);
+		st->lost += simgpu_read64(sdev, SIMGPU_REG_OBS_LOST_COUNT_LO,
+					  SIMGPU_REG_OBS_LOST_COUNT_HI);
+		st->overflow += simgpu_read64(sdev,
+					      SIMGPU_REG_OBS_OVERFLOW_COUNT_LO,
+					      SIMGPU_REG_OBS_OVERFLOW_COUNT_HI);
 		st->flags |= DRM_SIMGPU_OBSERVATION_STATUS_ENABLED;
 	}
 }

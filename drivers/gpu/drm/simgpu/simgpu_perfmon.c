@@ -643,9 +643,10 @@ out:
  * @file: the client
  *
  * Return: 0, -EINVAL for a bad argument, -EACCES if the caller may not
- * observe all work (simgpu_observation_device_wide_allowed()), -ENOENT for an unknown id, -EBUSY when jobs with a
- * per-job perfmon are in flight or another perfmon is the device-wide one,
- * or when clearing, if none of the file's perfmons is.
+ * observe all work (simgpu_observation_device_wide_allowed()), -ENOENT
+ * for an unknown id, -EBUSY when jobs with a per-job perfmon are in flight
+ * or another perfmon is the device-wide one, or when clearing, if none of
+ * the file's perfmons is.
  */
 int simgpu_ioctl_perfmon_set_global(struct drm_device *drm, void *data,
 				    struct drm_file *file)

@@ -62,7 +62,6 @@
 #define SIMGPU_REG_OBS_LOST_COUNT_LO	0x012c	/* RO */
 #define SIMGPU_REG_OBS_OVERFLOW_COUNT_HI 0x0130	/* RO */
 #define SIMGPU_REG_OBS_LOST_COUNT_HI	0x0134	/* RO */
-#define SIMGPU_REG_OBS_LAST		SIMGPU_REG_OBS_LOST_COUNT_HI
 #define SIMGPU_OBS_BUF_MIN		0x1000
 #define SIMGPU_OBS_BUF_MAX		0x1000000
 /* The most reports the unit writes in one evaluation, see simgpu_hw.c */

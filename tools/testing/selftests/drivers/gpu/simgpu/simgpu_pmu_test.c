@@ -994,10 +994,10 @@ TEST_F_TIMEOUT(pmu, resets_never_go_back, 3 * STRESS_NS / NSEC_PER_SEC)
 	       resets, (unsigned long long)(a1 - a0),
 	       (unsigned long long)(acc1 - acc0));
 	for (i = 0; i < STRESS_FDINFO; i++) {
-		printf("# pmu reader %u: %lu reads, %lu back, %lu over total (%llu ticks at most)\n",
+		printf("# pmu reader %u: %lu reads, %lu back, %lu over (%llu ticks at most)\n",
 		       i, r[i].reads, r[i].decreased, r[i].over,
 		       (unsigned long long)r[i].max_over);
-		printf("# fdinfo reader %u: %lu reads, %lu back, %lu over total, idle client grew %lu times\n",
+		printf("# fdinfo reader %u: %lu reads, %lu back, %lu over, idle grew %lu\n",
 		       i, fr[i].reads, fr[i].decreased, fr[i].over,
 		       fr[i].idle_grew);
 	}
