@@ -230,9 +230,9 @@
  * evaluates its engine (a register access, or the engine's timer, armed
  * for when a sixteenth of that many reports or the threshold is due, but
  * not less than a millisecond ahead): the periodic reports due beyond
- * that are lost, counted in
- * SIMGPU_REG_OBS_LOST_COUNT_LO/HI with SIMGPU_OBS_STATUS_LOST. That bounds the
- * time the model spends with interrupts off; it loses reports only at
+ * that are lost, counted in SIMGPU_REG_OBS_LOST_COUNT_LO/HI with
+ * SIMGPU_OBS_STATUS_LOST. That bounds the time the model spends with
+ * interrupts off; it loses reports only at
  * periods under a quarter of a microsecond or when the host runs the
  * timer late by more than fifteen sixteenths of the burst.
  * The next report written after dropped or lost ones says how many in

@@ -531,8 +531,11 @@ static int job_add_in_syncs(struct simgpu_job *job, struct drm_file *file,
 	int ret;
 
 	for (i = 0; i < count; i++) {
+		const struct drm_simgpu_sync *sync = &syncs[i];
+
 		ret = drm_sched_job_add_syncobj_dependency(&job->base, file,
-				syncs[i].handle, syncs[i].timeline_value);
+							   sync->handle,
+							   sync->timeline_value);
 		if (ret)
 			return ret;
 	}
