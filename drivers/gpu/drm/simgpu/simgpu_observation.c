@@ -806,7 +806,10 @@ static int simgpu_obs_setup(struct simgpu_obs_stream *s,
 	memcpy(s->counters, a.counters, sizeof(s->counters));
 	s->num_counters = a.num_counters;
 
-	/* The rate limit holds whatever the sysctl, as i915's apart from its */
+	/*
+	 * The rate limit holds whatever the sysctl says, as i915 keeps
+	 * oa_max_sample_rate apart from perf_stream_paranoid
+	 */
 	period_ns = div_u64((2ull << s->exponent) * NSEC_PER_SEC,
 			    sdev->refclk_hz);
 	if (period_ns < DRM_SIMGPU_OBSERVATION_MIN_PERIOD_NS &&
