@@ -53,7 +53,9 @@
  *	its 32-bit CTX_TIMESTAMP may have gone unseen; ``lost``, those of them
  *	that could not be made exact (the context had switched in between);
  *	``retries``, the folds that gave up because the context kept
- *	switching while they read it. All three stay 0 on a healthy system.
+ *	switching while they read it; ``back``, the folds that found a
+ *	context's CTX_TIMESTAMP gone back and added nothing. All four stay 0
+ *	on a healthy system.
  *
  * ``simgpu_halt_next``
  *	Fault injection for tests, write-only: writing an engine name (e.g.

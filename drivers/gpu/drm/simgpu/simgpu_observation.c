@@ -24,6 +24,10 @@
  * timer and the interrupt handler take no lock of the driver. read() sleeps
  * only outside the lock, in wait_event_interruptible().
  *
+ * The device's one unit belongs to the stream opened first, from its open
+ * to its close, enabled or not; debugfs's ``simgpu_observation`` names the
+ * process holding it, the stream's state, engine, queue and period.
+ *
  * Unbind: simgpu_observation_unplug() stops the unit and the timer and
  * marks the stream gone before the DRM device is unplugged, so that the unit
  * no longer writes into the buffer; read() and the stream's ioctls then
