@@ -227,7 +227,7 @@
  * raises the interrupt until written back to SIMGPU_REG_OBS_STATUS.
  *
  * The unit writes at most SIMGPU_OBS_MAX_BURST reports each time the model
- * evaluates its engine (a register access, or the engine's timer, armed
+ * evaluates its engine (a register access, or the unit's own timer, set
  * for when a sixteenth of that many reports or the threshold is due, but
  * not less than a millisecond ahead): the periodic reports due beyond
  * that are lost, counted in SIMGPU_REG_OBS_LOST_COUNT_LO/HI with
@@ -277,7 +277,7 @@
 #define SIMGPU_TIMER_MIN_NS	(1 * NSEC_PER_USEC)
 #define SIMGPU_TIMER_MIN_FAKE_NS (1 * NSEC_PER_MSEC)
 #define SIMGPU_TIMER_MAX_NS	(3600ULL * NSEC_PER_SEC)
-/* The shortest delay of an engine's timer for its observation unit */
+/* The shortest delay of the observation unit's timer */
 #define SIMGPU_OBS_TIMER_MIN_NS	(1 * NSEC_PER_MSEC)
 
 /* RING_SAMPLE_TS, RING_SAMPLE_BUSY, RING_SAMPLE_CTX_TS, RING_SAMPLE_CTX */
@@ -389,14 +389,28 @@ struct simgpu_hw_engine {
 
 /*
  * The observation unit. While enabled it belongs to the engine it observes
- * (e), whose lock is taken first: lock order engine lock, then obs lock.
+ * (e), and that engine's lock protects its state: the engine's own paths
+ * (advance, a context switch, a signal counted) reach it with no lock of
+ * its own. Its own lock protects it while disabled; the accesses through
+ * its registers and its timer take both (simgpu_hw_obs_lock()). Lock
+ * order: the engine's lock, then the unit's.
  */
 struct simgpu_hw_obs {
-	/* Protects the fields below; innermost */
+	/* Evaluates the unit in real time, see simgpu_hw_obs_timer() */
+	struct hrtimer timer;
+
+	/* Innermost; see above for what it protects */
 	raw_spinlock_t lock;
+
+	/* Under @lock: set by simgpu_hw_destroy(), no more timer starts */
+	bool dying;
+	/* Under @lock: time of the queued timer, KTIME_MAX if none */
+	ktime_t timer_expires;
 
 	/* Engine observed while enabled, NULL otherwise; written under both locks */
 	struct simgpu_hw_engine *e;
+
+	/* The fields below: under e's lock while enabled, @lock otherwise */
 
 	/* Registers */
 	u32 ctrl;
@@ -411,12 +425,22 @@ struct simgpu_hw_obs {
 	u64 overflow_count;
 	u64 lost_count;
 
-	/* Latched at enable: the buffer, log2 of the period in ticks */
+	/*
+	 * Latched at enable: the buffer, log2 of the period in ticks, and
+	 * for each signal the slots that count it (a bit each)
+	 */
 	__le32 *map;
 	unsigned int shift;
+	u8 sig_slots[SIMGPU_PERF_NUM_SIGNALS];
 	/* Tick (since creation, without ts_offset) and time of the next report */
 	u64 next_tick;
 	u64 next_t;
+	/*
+	 * When the unit's timer must evaluate it next, recomputed by
+	 * simgpu_hw_obs_delay() once HEAD, TAIL or next_tick moved (stale)
+	 */
+	u64 eval_t;
+	bool eval_stale;
 	/* The slots; busy-ticks is busy plus the ticks since busy_since */
 	u64 slot[SIMGPU_PERF_NUM_SLOTS];
 	u64 busy;
@@ -588,9 +612,10 @@ static bool simgpu_hw_obs_counts(struct simgpu_hw_obs *o,
 	       (!(o->ctrl & SIMGPU_OBS_CTRL_FILTER) || e->ctx_id == o->ctx);
 }
 
-/* Slot @i of the observation unit at virtual time @t */
+/* Slot @i of the observation unit at reference clock tick @tick */
 static u64 simgpu_hw_obs_slot(struct simgpu_hw_obs *o,
-			      struct simgpu_hw_engine *e, unsigned int i, u64 t)
+			      struct simgpu_hw_engine *e, unsigned int i,
+			      u64 tick)
 {
 	u32 n = simgpu_perfcfg_nibble(o->perfcfg, i);
 
@@ -600,7 +625,7 @@ static u64 simgpu_hw_obs_slot(struct simgpu_hw_obs *o,
 		return o->slot[i];
 	if (!simgpu_hw_obs_counts(o, e))
 		return o->busy;
-	return o->busy + simgpu_hw_ticks(e->hw, t) - o->busy_since;
+	return o->busy + tick - o->busy_since;
 }
 
 /* A report or a gap: the next report written says how many were missed */
@@ -610,16 +635,20 @@ static void simgpu_hw_obs_miss(u32 *pending, u64 *count, u64 n)
 	*count += n;
 }
 
-/* Write a report of @reason at virtual time @t into the buffer, if it fits */
+/*
+ * Write a report of @reason at reference clock tick @tick (since creation,
+ * without ts_offset) into the buffer, if it fits
+ */
 static void simgpu_hw_obs_report(struct simgpu_hw_obs *o,
-				 struct simgpu_hw_engine *e, u32 reason, u64 t)
+				 struct simgpu_hw_engine *e, u32 reason,
+				 u64 tick)
 {
 	u32 used = (o->head - o->tail) & (o->size - 1);
 	u64 ts, slot;
 	__le32 *rep;
 	unsigned int i;
 
-	lockdep_assert_held(&o->lock);
+	lockdep_assert_held(&e->lock);
 
 	/* One report stays free, so that HEAD == TAIL means empty */
 	if (used + SIMGPU_OBS_REPORT_SIZE >= o->size) {
@@ -629,7 +658,7 @@ static void simgpu_hw_obs_report(struct simgpu_hw_obs *o,
 	}
 
 	rep = o->map + o->head / 4;
-	ts = e->hw->cfg.ts_offset + simgpu_hw_ticks(e->hw, t);
+	ts = e->hw->cfg.ts_offset + tick;
 	simgpu_img_write(rep, SIMGPU_OBS_REPORT_REASON, reason);
 	simgpu_img_write(rep, SIMGPU_OBS_REPORT_CTX,
 			 !(o->ctrl & SIMGPU_OBS_CTRL_FILTER) ||
@@ -637,7 +666,7 @@ static void simgpu_hw_obs_report(struct simgpu_hw_obs *o,
 	simgpu_img_write(rep, SIMGPU_OBS_REPORT_TIMESTAMP, lower_32_bits(ts));
 	simgpu_img_write(rep, SIMGPU_OBS_REPORT_TIMESTAMP + 4, upper_32_bits(ts));
 	for (i = 0; i < SIMGPU_PERF_NUM_SLOTS; i++) {
-		slot = simgpu_hw_obs_slot(o, e, i, t);
+		slot = simgpu_hw_obs_slot(o, e, i, tick);
 		simgpu_img_write(rep, SIMGPU_OBS_REPORT_SLOT(i),
 				 lower_32_bits(slot));
 		simgpu_img_write(rep, SIMGPU_OBS_REPORT_SLOT(i) + 4,
@@ -652,6 +681,7 @@ static void simgpu_hw_obs_report(struct simgpu_hw_obs *o,
 	o->lost = 0;
 
 	o->head = (o->head + SIMGPU_OBS_REPORT_SIZE) & (o->size - 1);
+	o->eval_stale = true;
 	if (o->threshold && used < o->threshold &&
 	    used + SIMGPU_OBS_REPORT_SIZE >= o->threshold) {
 		o->status |= SIMGPU_OBS_STATUS_THRESHOLD;
@@ -670,7 +700,8 @@ static void simgpu_hw_obs_periodic(struct simgpu_hw_engine *e, u64 limit,
 	struct simgpu_hw *hw = e->hw;
 	u64 skip;
 
-	raw_spin_lock(&o->lock);
+	lockdep_assert_held(&e->lock);
+
 	while (o->next_t <= limit) {
 		if (!*budget) {
 			skip = ((simgpu_hw_ticks(hw, limit) - o->next_tick) >>
@@ -679,29 +710,30 @@ static void simgpu_hw_obs_periodic(struct simgpu_hw_engine *e, u64 limit,
 			o->status |= SIMGPU_OBS_STATUS_LOST;
 			o->next_tick += skip << o->shift;
 			o->next_t = simgpu_hw_tick_time(hw, o->next_tick);
+			o->eval_stale = true;
 			break;
 		}
 		(*budget)--;
 		simgpu_hw_obs_report(o, e, SIMGPU_OBS_REASON_PERIODIC,
-				     o->next_t);
+				     o->next_tick);
 		o->next_tick += 1ull << o->shift;
 		o->next_t = simgpu_hw_tick_time(hw, o->next_tick);
 	}
-	raw_spin_unlock(&o->lock);
 }
 
 /* Signal @sig happened @n times on the engine the unit observes */
 static void simgpu_hw_obs_count(struct simgpu_hw_engine *e, u32 sig, u64 n)
 {
 	struct simgpu_hw_obs *o = &e->hw->obs;
+	unsigned long slots = o->sig_slots[sig];
 	unsigned int i;
 
-	raw_spin_lock(&o->lock);
-	if (simgpu_hw_obs_counts(o, e))
-		for (i = 0; i < SIMGPU_PERF_NUM_SLOTS; i++)
-			if (simgpu_perfcfg_nibble(o->perfcfg, i) == sig + 1)
-				o->slot[i] += n;
-	raw_spin_unlock(&o->lock);
+	lockdep_assert_held(&e->lock);
+
+	if (!slots || !simgpu_hw_obs_counts(o, e))
+		return;
+	for_each_set_bit(i, &slots, SIMGPU_PERF_NUM_SLOTS)
+		o->slot[i] += n;
 }
 
 /*
@@ -711,18 +743,21 @@ static void simgpu_hw_obs_count(struct simgpu_hw_engine *e, u32 sig, u64 n)
 static void simgpu_hw_obs_switch(struct simgpu_hw_engine *e, bool in, u64 t)
 {
 	struct simgpu_hw_obs *o = &e->hw->obs;
+	u64 tick;
 
-	raw_spin_lock(&o->lock);
-	if (simgpu_hw_obs_counts(o, e)) {
-		if (in) {
-			o->busy_since = simgpu_hw_ticks(e->hw, t);
-			simgpu_hw_obs_report(o, e, SIMGPU_OBS_REASON_CTX_IN, t);
-		} else {
-			simgpu_hw_obs_report(o, e, SIMGPU_OBS_REASON_CTX_OUT, t);
-			o->busy += simgpu_hw_ticks(e->hw, t) - o->busy_since;
-		}
+	lockdep_assert_held(&e->lock);
+
+	if (!simgpu_hw_obs_counts(o, e))
+		return;
+
+	tick = simgpu_hw_ticks(e->hw, t);
+	if (in) {
+		o->busy_since = tick;
+		simgpu_hw_obs_report(o, e, SIMGPU_OBS_REASON_CTX_IN, tick);
+	} else {
+		simgpu_hw_obs_report(o, e, SIMGPU_OBS_REASON_CTX_OUT, tick);
+		o->busy += tick - o->busy_since;
 	}
-	raw_spin_unlock(&o->lock);
 }
 
 /* Signal @sig of the resident context happened @n times */
@@ -1106,39 +1141,12 @@ static void simgpu_hw_engine_advance(struct simgpu_hw_engine *e)
 /* Does engine @e raise the interrupt line: its reasons, the unit's status? */
 static bool simgpu_hw_engine_irq_pending(struct simgpu_hw_engine *e)
 {
-	struct simgpu_hw_obs *o = &e->hw->obs;
-	bool pending;
-
 	lockdep_assert_held(&e->lock);
 
 	if (e->irq_reason || !e->obs_on)
 		return e->irq_reason;
-	raw_spin_lock(&o->lock);
-	pending = o->status & SIMGPU_OBS_STATUS_THRESHOLD;
-	raw_spin_unlock(&o->lock);
-	return pending;
-}
-
-/*
- * Virtual time from now until the observation unit on engine @e must be
- * evaluated: at a sixteenth of its burst budget, which leaves a late
- * timer room, and when the periodic reports reach the threshold
- */
-static u64 simgpu_hw_obs_delay(struct simgpu_hw_engine *e)
-{
-	struct simgpu_hw_obs *o = &e->hw->obs;
-	u64 n = SIMGPU_OBS_MAX_BURST / 16, t;
-	u32 used;
-
-	raw_spin_lock(&o->lock);
-	used = (o->head - o->tail) & (o->size - 1);
-	if (o->threshold && used < o->threshold)
-		n = min_t(u64, n, DIV_ROUND_UP(o->threshold - used,
-					       SIMGPU_OBS_REPORT_SIZE));
-	t = simgpu_hw_tick_time(e->hw, o->next_tick + ((n - 1) << o->shift));
-	raw_spin_unlock(&o->lock);
-
-	return t > e->now ? t - e->now : 0;
+	/* The unit is this engine's: its lock suffices to read it */
+	return e->hw->obs.status & SIMGPU_OBS_STATUS_THRESHOLD;
 }
 
 /*
@@ -1178,12 +1186,6 @@ static void simgpu_hw_engine_arm(struct simgpu_hw_engine *e, bool retry)
 			    SIMGPU_TIMER_MIN_NS, SIMGPU_TIMER_MAX_NS);
 		delay = min(delay, d);
 	}
-
-	/* Not more often than every SIMGPU_OBS_TIMER_MIN_NS for the unit */
-	if (e->obs_on)
-		delay = min(delay, clamp_t(u64, simgpu_hw_obs_delay(e),
-					   SIMGPU_OBS_TIMER_MIN_NS,
-					   SIMGPU_TIMER_MAX_NS));
 
 	if (delay == SIMGPU_NEVER)
 		return;
@@ -1415,12 +1417,70 @@ static void simgpu_hw_obs_unlock(struct simgpu_hw *hw,
 	simgpu_hw_obs_engine_unlock(e);
 }
 
+/*
+ * Virtual time from now until the observation unit on engine @e must be
+ * evaluated: at a sixteenth of its burst budget, which leaves a late
+ * timer room, and when the periodic reports reach the threshold. Computed
+ * again only once a report was written, TAIL moved or reports were lost.
+ */
+static u64 simgpu_hw_obs_delay(struct simgpu_hw_engine *e)
+{
+	struct simgpu_hw_obs *o = &e->hw->obs;
+	u64 n = SIMGPU_OBS_MAX_BURST / 16;
+	u32 used;
+
+	lockdep_assert_held(&o->lock);
+
+	if (o->eval_stale) {
+		used = (o->head - o->tail) & (o->size - 1);
+		if (o->threshold && used < o->threshold)
+			n = min_t(u64, n, DIV_ROUND_UP(o->threshold - used,
+						       SIMGPU_OBS_REPORT_SIZE));
+		o->eval_t = simgpu_hw_tick_time(e->hw, o->next_tick +
+						((n - 1) << o->shift));
+		o->eval_stale = false;
+	}
+
+	return o->eval_t > e->now ? o->eval_t - e->now : 0;
+}
+
+/*
+ * Make sure the unit's timer is queued for its next evaluation on engine
+ * @e, not less than SIMGPU_OBS_TIMER_MIN_NS ahead; it only ever moves to
+ * an earlier expiry here. The unit has a timer of its own so that the
+ * accesses to the engine it observes, each of which arms the engine's
+ * timer for the engine's next event, never move it back and forth.
+ */
+static void simgpu_hw_obs_arm(struct simgpu_hw_obs *o,
+			      struct simgpu_hw_engine *e)
+{
+	ktime_t expires;
+	u64 delay;
+
+	lockdep_assert_held(&e->lock);
+	lockdep_assert_held(&o->lock);
+
+	if (o->dying)
+		return;
+
+	delay = clamp_t(u64, simgpu_hw_obs_delay(e), SIMGPU_OBS_TIMER_MIN_NS,
+			SIMGPU_TIMER_MAX_NS);
+	expires = ktime_add_ns(ktime_get(), delay);
+	if (o->timer_expires <= expires)
+		return;
+
+	o->timer_expires = expires;
+	hrtimer_start(&o->timer, expires, HRTIMER_MODE_ABS);
+}
+
 /* Enable the unit on engine @e, locked and brought up to date */
 static void simgpu_hw_obs_enable(struct simgpu_hw_obs *o,
 				 struct simgpu_hw_engine *e, u32 ctrl)
 {
 	struct simgpu_hw *hw = e->hw;
 	u64 tick, period;
+	unsigned int i;
+	u32 n;
 
 	lockdep_assert_held(&o->lock);
 
@@ -1442,6 +1502,12 @@ static void simgpu_hw_obs_enable(struct simgpu_hw_obs *o,
 	o->overflowed = 0;
 	o->lost = 0;
 	memset(o->slot, 0, sizeof(o->slot));
+	memset(o->sig_slots, 0, sizeof(o->sig_slots));
+	for (i = 0; i < SIMGPU_PERF_NUM_SLOTS; i++) {
+		n = simgpu_perfcfg_nibble(o->perfcfg, i);
+		if (n && n <= SIMGPU_PERF_NUM_SIGNALS)
+			o->sig_slots[n - 1] |= BIT(i);
+	}
 	o->busy = 0;
 	tick = simgpu_hw_ticks(hw, e->now);
 	o->busy_since = tick;
@@ -1453,9 +1519,11 @@ static void simgpu_hw_obs_enable(struct simgpu_hw_obs *o,
 	o->next_tick = tick + period -
 		       ((hw->cfg.ts_offset + tick) & (period - 1));
 	o->next_t = simgpu_hw_tick_time(hw, o->next_tick);
+	o->eval_stale = true;
 
 	o->e = e;
 	e->obs_on = true;
+	simgpu_hw_obs_arm(o, e);
 }
 
 static void simgpu_hw_obs_disable(struct simgpu_hw_obs *o,
@@ -1557,6 +1625,10 @@ static void simgpu_hw_obs_write(struct simgpu_hw *hw, u32 offset, u32 val)
 		if (o->size)
 			o->tail = val & (o->size - 1) &
 				  ~(SIMGPU_OBS_REPORT_SIZE - 1);
+		/* The threshold may now be due earlier */
+		o->eval_stale = true;
+		if (e)
+			simgpu_hw_obs_arm(o, e);
 		break;
 	case SIMGPU_REG_OBS_STATUS:
 		o->status &= ~val;
@@ -1586,6 +1658,29 @@ static void simgpu_hw_obs_write(struct simgpu_hw *hw, u32 offset, u32 val)
 	}
 	simgpu_hw_obs_unlock(hw, e);
 	local_irq_restore(flags);
+}
+
+/*
+ * The unit's timer: evaluate the unit (the engine's timer raises the
+ * interrupt if the threshold was reached meanwhile) and queue the next
+ * evaluation, while it is enabled
+ */
+static enum hrtimer_restart simgpu_hw_obs_timer(struct hrtimer *timer)
+{
+	struct simgpu_hw *hw = container_of(timer, struct simgpu_hw, obs.timer);
+	struct simgpu_hw_obs *o = &hw->obs;
+	struct simgpu_hw_engine *e;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	e = simgpu_hw_obs_lock(hw);
+	o->timer_expires = KTIME_MAX;
+	if (e)
+		simgpu_hw_obs_arm(o, e);
+	simgpu_hw_obs_unlock(hw, e);
+	local_irq_restore(flags);
+
+	return HRTIMER_NORESTART;
 }
 
 /* The registers RING_SAMPLE latches into */
@@ -1871,6 +1966,9 @@ struct simgpu_hw *simgpu_hw_create(const struct simgpu_hw_config *cfg,
 	hw->irq_data = irq_data;
 	atomic_set(&hw->irq_requests, 0);
 	raw_spin_lock_init(&hw->obs.lock);
+	hw->obs.timer_expires = KTIME_MAX;
+	hrtimer_init(&hw->obs.timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+	hw->obs.timer.function = simgpu_hw_obs_timer;
 
 	for (class = 0; class < SIMGPU_MAX_CLASSES; class++) {
 		for (inst = 0; inst < cfg->instances[class]; inst++) {
@@ -1924,7 +2022,12 @@ void simgpu_hw_destroy(struct simgpu_hw *hw)
 		e->dying = true;
 		raw_spin_unlock_irqrestore(&e->lock, flags);
 	}
+	raw_spin_lock_irqsave(&hw->obs.lock, flags);
+	hw->obs.dying = true;
+	raw_spin_unlock_irqrestore(&hw->obs.lock, flags);
 
+	/* The unit's timer locks an engine, and arms the engine's timer */
+	hrtimer_cancel(&hw->obs.timer);
 	/* The handler, called from any engine's timer, reads all engines */
 	for (i = 0; i < SIMGPU_MAX_ENGINES; i++)
 		if (hw->engines[i])
