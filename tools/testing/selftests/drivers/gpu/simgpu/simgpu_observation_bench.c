@@ -418,8 +418,9 @@ int main(void)
 	       on, off, q1, q3);
 	/* The device model's cost at 75,000 reports a second: no target */
 	ratio = slot_ratio(&fast, &on, &off, &q1, &q3);
-	printf("# submit_with_fast_observe_stream ratio=%.3f (%.0f vs %.0f jobs/s; cycles' quartiles %.3f..%.3f)\n",
-	       ratio, on, off, q1, q3);
+	printf("# submit_with_fast_observe_stream ratio=%.3f", ratio);
+	printf(" (%.0f vs %.0f jobs/s; cycles' quartiles %.3f..%.3f)\n",
+	       on, off, q1, q3);
 	printf("bench: observe_reports_delivered ratio=%.4f target=>=0.999",
 	       fast.produced ? (double)fast.delivered / fast.produced : 0);
 	printf(" (%lu of %lu periodic reports; %lu gaps: %lu lost, %lu overflow)\n",
