@@ -57,7 +57,7 @@ srcs=$(git ls-files --cached --others --exclude-standard -- \
 # --- The patch series: series/ is the source; the new files in the
 # repository are its stack's tip, each series applies onto the base with
 # the series it depends on, and the counts and sizes hold.
-run "series: the repository's files are the stack's tip, each series applies, limits hold" \
+run "series: the repository's files are the stack's tip, each series applies, large patches say why" \
 	"$REPO/devtools/stack.py" --base "$KERNEL_SRC" check
 # The series as sent, signed with a marked identity (a series to send
 # comes from "make series"), checkpatch-clean patch by patch.

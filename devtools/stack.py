@@ -25,7 +25,8 @@ the stack's tip back into the repository at their in-tree paths.
   squash   fold the stack's fixup! commits into their patches (git rebase
            --autosquash), export
   check    the repository's new files are the stack's tip, every series
-           applies with its dependencies alone, and the limits hold
+           applies with its dependencies alone, and every patch over
+           1,500 lines says in series/large-patches why it is one step
   generate the series to send: signed, one directory a series, checked
   tip      the base files the series change, as the stack's tip has them,
            and the lists of those and of the files the series add
@@ -420,7 +421,7 @@ def patch_lines(path):
         return sum(1 for _ in f)
 
 
-def check(repo, base, series, limits):
+def check(repo, base, series, large):
     errors = []
     with tempfile.TemporaryDirectory() as work:
         gdir = os.path.join(work, "stack")
@@ -440,35 +441,40 @@ def check(repo, base, series, limits):
             err = applies_alone(work, base, series, s)
             if err:
                 errors.append(err)
-    total = sum(len(s.patches) for s in series)
-    if "total" in limits and total > limits["total"]:
-        errors.append(f"{total} patches in all (at most {limits['total']})")
+    # The size is a symptom, not a rule: a large patch may be one step,
+    # but says why
+    big = set()
     for s in series:
         for p in s.patches:
             n = patch_lines(p)
-            if n > MAX_PATCH_LINES:
-                errors.append(f"{os.path.relpath(p, repo)}: {n} lines "
-                              f"(at most {MAX_PATCH_LINES})")
-        lim = limits.get(s.name)
-        if lim is not None and len(s.patches) > lim:
-            errors.append(f"series {s.name}: {len(s.patches)} patches "
-                          f"(at most {lim})")
-        if lim is None:
-            errors.append(f"series {s.name}: no patch limit in "
-                          "series/limits")
+            if n <= MAX_PATCH_LINES:
+                continue
+            key = f"{s.name}/{os.path.basename(p)[:4]}"
+            big.add(key)
+            if not large.get(key):
+                errors.append(f"{os.path.relpath(p, repo)}: {n} lines, over "
+                              f"{MAX_PATCH_LINES}: several steps? If it is "
+                              f"one, say why in series/large-patches "
+                              f"(\"{key} <why>\")")
+    for key in sorted(set(large) - big):
+        errors.append(f"series/large-patches: {key} is no longer over "
+                      f"{MAX_PATCH_LINES} lines (or no such patch): drop "
+                      "its line")
     return errors
 
 
-def read_limits(repo):
-    lim = {}
-    path = os.path.join(repo, "series", "limits")
+def read_large(repo):
+    """series/large-patches: "<series>/<NNNN> <why it is one step>" for
+    each patch over MAX_PATCH_LINES lines; # starts a comment."""
+    large = {}
+    path = os.path.join(repo, "series", "large-patches")
     if os.path.exists(path):
         with open(path) as f:
             for line in f:
-                line = line.split("#")[0].split()
-                if len(line) == 2:
-                    lim[line[0]] = int(line[1])
-    return lim
+                line = line.split("#")[0].split(None, 1)
+                if line:
+                    large[line[0]] = line[1].strip() if len(line) > 1 else ""
+    return large
 
 
 IDENT_RE = re.compile(r"^[^<>@\n]*[^<>@\s]\s+<[^<>@\s]+@[^<>@\s]+\.[^<>@\s]+>$")
@@ -642,7 +648,7 @@ def main():
     elif a.cmd == "squash":
         squash(repo, stack, series)
     elif a.cmd == "check":
-        errors = check(repo, need_base(), series, read_limits(repo))
+        errors = check(repo, need_base(), series, read_large(repo))
         for e in errors:
             print(f"stack: {e}")
         n = sum(len(s.patches) for s in series)
