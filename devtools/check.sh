@@ -98,9 +98,11 @@ tap "each patch on its own" "$LOG/series-each.log"
 
 # Every new file has a maintainer in the patched MAINTAINERS.
 for f in $("$REPO/devtools/stack.py" list-files); do
-	# a DRM core test belongs to the core's list, the rest to the sender
+	# a DRM core test belongs to the core's list, a translation to its
+	# language's maintainers, the rest to the sender
 	case $f in
 	drivers/gpu/drm/tests/*) want=dri-devel@lists.freedesktop.org ;;
+	Documentation/translations/zh_CN/*) want=alexs@kernel.org ;;
 	*) want=build-tree@simgpu.invalid ;;
 	esac
 	(cd "$SRC" && ./scripts/get_maintainer.pl --nogit --nogit-fallback \
