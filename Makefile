@@ -151,8 +151,7 @@ HDR		:= $(BUILD)/hdr/usr/include
 
 tools: $(BIN)/vm-poweroff headers
 	@$(MAKE) -s -C $(DRMTOP) all install bindir=$(BIN) \
-		mandir=$(BUILD)/man TOOLS_INCLUDE=$(SRC)/tools/include \
-		>/dev/null
+		mandir=$(BUILD)/man >/dev/null
 	@install -m 0755 $(DRMTOP)/drmtop-bench $(BIN)/
 	@for d in $(USER_DIRS); do \
 		[ ! -f $(REPO)/$$d/Makefile ] || \

@@ -226,16 +226,47 @@ else
 		"$LOG/harness-teardown.log"
 fi
 
-# --- Host unit tests of the tools.
-for d in tools/gpu/drmtop; do
-	[ -f "$d/Makefile" ] || continue
-	n=$(basename "$d")
-	make -s -C "$d" TOOLS_INCLUDE="$SRC/tools/include" check \
-		> "$LOG/host-$n.log" 2>&1
+# --- drmtop and drm-fdinfo-check, a project of their own outside the
+# series (tools/gpu/drmtop/README.md): from its own tarball, without the
+# kernel tree, built, host-tested, installed into a DESTDIR and
+# uninstalled from it.
+drmtop_standalone() {
+	local d=$BUILD/drmtop-dist v
+	v=$(cat tools/gpu/drmtop/VERSION)
+	rm -rf "$d"
+	mkdir -p "$d"
+	if ! make -s -C tools/gpu/drmtop dist DISTDIR="$d" \
+		> "$LOG/drmtop-dist.log" 2>&1 ||
+	   ! tar -C "$d" -xzf "$d/drmtop-$v.tar.gz" >> "$LOG/drmtop-dist.log" 2>&1; then
+		not_ok "drmtop: make dist" "$LOG/drmtop-dist.log"
+		return
+	fi
+	make -s -C "$d/drmtop-$v" check > "$LOG/host-drmtop.log" 2>&1
 	status=$?
-	tap "host tests of $d" "$LOG/host-$n.log"
-	[ $status = 0 ] || not_ok "host tests of $d exit status $status"
-done
+	tap "host tests of drmtop $v, from its tarball" "$LOG/host-drmtop.log"
+	[ $status = 0 ] || not_ok "host tests of drmtop exit status $status" \
+		"$LOG/host-drmtop.log"
+	(
+		make -s -C "$d/drmtop-$v" install DESTDIR="$d/root" PREFIX=/usr &&
+		for f in bin/drmtop bin/drm-fdinfo-check \
+			 share/man/man1/drmtop.1 share/man/man1/drm-fdinfo-check.1; do
+			test -f "$d/root/usr/$f" || { echo "$f not installed"; exit 1; }
+		done &&
+		grep -q "drmtop $v" "$d/root/usr/share/man/man1/drmtop.1" &&
+		[ "$("$d/root/usr/bin/drmtop" --version)" = "drmtop $v" ] &&
+		[ "$("$d/root/usr/bin/drm-fdinfo-check" --version)" = \
+		  "drm-fdinfo-check $v" ] &&
+		make -s -C "$d/drmtop-$v" uninstall DESTDIR="$d/root" PREFIX=/usr &&
+		[ -z "$(find "$d/root" -type f)" ]
+	) > "$LOG/drmtop-install.log" 2>&1
+	if [ $? = 0 ]; then
+		ok "drmtop: make install DESTDIR= PREFIX=/usr, --version, make uninstall"
+	else
+		not_ok "drmtop: make install DESTDIR= PREFIX=/usr, --version, make uninstall" \
+			"$LOG/drmtop-install.log"
+	fi
+}
+drmtop_standalone
 
 # --- Selftests in the VMs; vm-run fails on any kernel report.
 # Skips that make check expects: the counter wrap test needs a 1 GHz clock
@@ -302,12 +333,36 @@ vm_selftests() {
 	fi
 }
 
+# drmtop_guest KERNEL LOG WHERE: drmtop and drm-fdinfo-check against
+# simgpu in a guest (tools/gpu/drmtop/tests/simgpu): their figures against
+# the counters the tests read themselves, drmtop's engine header against
+# the PMU where there are perf events, its cgroup records against loads in
+# cgroups. Both guests have all they need: a skip fails.
+drmtop_guest() {
+	local status
+	"$REPO/devtools/vm-run.sh" "$1" "$BIN" \
+		"sh $REPO/tools/gpu/drmtop/tests/simgpu/run.sh" > "$LOG/$2" 2>&1
+	status=$?
+	tap "drmtop's simgpu tests in $3" "$LOG/$2"
+	if grep -q '# SKIP' "$LOG/$2"; then
+		not_ok "drmtop's simgpu tests in $3: none skipped" "$LOG/$2"
+	fi
+	case $status in
+	0) ;;
+	124|125|126) not_ok "$3 (drmtop's tests): no kernel report, simgpu loads and unloads (exit $status)" "$LOG/$2" ;;
+	*) not_ok "drmtop's simgpu tests in $3: exit status $status" "$LOG/$2" ;;
+	esac
+}
+
 vm_selftests "$VMLINUX" vm-selftests.log "the VM"
+drmtop_guest "$VMLINUX" vm-drmtop.log "the VM"
 
 # The same selftests on two CPUs: the x86_64 guest with the same debugging
 # options (but UBSAN), which has memory cgroups and perf events.
 KSFT_SKIPS_EXPECTED=$KSFT_SKIPS_COMMON
 vm_selftests "$BZIMAGE_DEBUG" smp-selftests.log \
+	"the x86_64 debug guest with 2 CPUs"
+drmtop_guest "$BZIMAGE_DEBUG" smp-drmtop.log \
 	"the x86_64 debug guest with 2 CPUs"
 
 # The same tests once more, each in a process of its own, in an order

@@ -9,9 +9,8 @@
 #   built for x86_64 with W=1 and sparse (C=1: the objects rebuilt), in a
 #   tree that has exactly the patches up to it; a warning that the base
 #   tree's same objects do not give fails it;
-# - a patch that changes a tool of tools/gpu/: that tool built with the
-#   uAPI headers of its tree, and its unit tests run when it has them
-#   (make check);
+# - a patch that changes a tool of tools/gpu/ (simgpu-load, simgpu-perf):
+#   that tool built with the uAPI headers of its tree;
 # - a patch that changes the selftests: the selftests built.
 # - documentation-only patches are checked by checkpatch (check.sh) and by
 #   the docs build at the tip.
@@ -185,32 +184,10 @@ for s in $(cd "$REPO/series" && ls -d [0-9]*/ | tr -d /); do
 			checked="$checked $(basename "$t")"
 			rm -rf "$W/tool"
 			mkdir -p "$W/tool"
-			if [ "$t" = tools/gpu/drmtop ]; then
-				# drmtop builds in its directory: a copy of its own.
-				# Its unit tests run at every patch; make check runs
-				# the whole of its tests (tmux, promtool) at the tip.
-				d=$W/drmtop
-				rm -rf "$d"
-				cp -r "$tree/$t" "$d"
-				make -s -C "$d" TOOLS_INCLUDE="$tree/tools/include" \
-					>> "$l" 2>&1 || ok=0
-				if [ -f "$d/tests/unit-test.c" ]; then
-					make -s -C "$d" \
-						TOOLS_INCLUDE="$tree/tools/include" \
-						tests/unit-test >> "$l" 2>&1 &&
-					(cd "$d" && ./tests/unit-test \
-						tests/fixtures) > "$l.tap" 2>&1 || ok=0
-					cat "$l.tap" >> "$l"
-					grep -qE '^not ok ' "$l.tap" && ok=0
-					grep -qE '^ok ' "$l.tap" || ok=0
-					checked="$checked($(grep -cE '^ok ' "$l.tap") unit tests)"
-				fi
-			else
-				make -s -C "$tree/$t" OUTPUT="$W/tool/" \
-					MANDIR="$W/tool/man" \
-					KHDR_INCLUDES="-isystem $hdr/include" \
-					>> "$l" 2>&1 || ok=0
-			fi
+			make -s -C "$tree/$t" OUTPUT="$W/tool/" \
+				MANDIR="$W/tool/man" \
+				KHDR_INCLUDES="-isystem $hdr/include" \
+				>> "$l" 2>&1 || ok=0
 		done
 		if [ -n "$ksft" ]; then
 			checked="$checked selftests"

@@ -6,7 +6,9 @@ series/NN-name/ holds one series as `git format-patch --cover-letter`
 writes it: 0000-cover-letter.patch and the patches, in order. Series apply
 in the order of their directory names; series/NN-name/depends names the
 series (directory names, one a line) it needs below it, and each series
-`git am`s onto the base with those and nothing else.
+`git am`s onto the base with those and nothing else; series/NN-name/
+subject-prefix, if there is one, is its subject prefix instead of PATCH
+("PATCH RFC" for a series sent for comments, as b4 writes it).
 
 The stack is a git repository (build/stack by default) made by `git am`
 of every series onto a base commit that holds the base tree's files the
@@ -43,6 +45,10 @@ import sys
 import tempfile
 
 OVERLAY_DIRS = ["drivers", "include", "Documentation", "tools"]
+# Projects of their own inside the overlay directories, never in a
+# series: drmtop and drm-fdinfo-check are userspace for any DRM driver,
+# built and tested on their own (tools/gpu/drmtop/README.md).
+OUTSIDE_SERIES = ["tools/gpu/drmtop/"]
 MAX_PATCH_LINES = 1500
 # The identity the repository's patches carry; "make series" replaces it
 # (and @MAINTAINER@ in MAINTAINERS entries) with the sender's, and
@@ -92,6 +98,11 @@ class Series:
             with open(dep) as f:
                 self.depends = [l.strip() for l in f
                                 if l.strip() and not l.startswith("#")]
+        self.prefix = "PATCH"
+        pre = os.path.join(path, "subject-prefix")
+        if os.path.exists(pre):
+            with open(pre) as f:
+                self.prefix = f.read().strip() or "PATCH"
 
     @property
     def branch(self):
@@ -244,8 +255,8 @@ def format_series(gdir, s, lo, hi, outdir, extra=()):
     n = int(git(gdir, "rev-list", "--count", f"{lo}..{hi}").stdout)
     if n == 0:
         die(f"series {s.name} has no patch")
-    git(gdir, "format-patch", "-q", *FP_OPTS, *extra, "-o", outdir,
-        f"{lo}..{hi}")
+    git(gdir, "format-patch", "-q", *FP_OPTS, *extra,
+        f"--subject-prefix={s.prefix}", "-o", outdir, f"{lo}..{hi}")
     subject, blurb = s.cover_parts()
     cover = os.path.join(outdir, sorted(os.listdir(outdir))[0])
     with open(cover) as f:
@@ -272,7 +283,8 @@ def new_files(gdir, rev="HEAD"):
 def repo_overlay(repo):
     out = git(repo, "ls-files", "--cached", "--others", "--exclude-standard",
               "--", *OVERLAY_DIRS).stdout.split("\n")
-    return sorted(f for f in out if f and os.path.isfile(os.path.join(repo, f)))
+    return sorted(f for f in out if f and os.path.isfile(os.path.join(repo, f))
+                  and not f.startswith(tuple(OUTSIDE_SERIES)))
 
 
 def blob(gdir, b):
@@ -441,6 +453,15 @@ def check(repo, base, series, large):
             err = applies_alone(work, base, series, s)
             if err:
                 errors.append(err)
+    for s in series:
+        for p in s.patches:
+            with open(p) as f:
+                for path in re.findall(r"^diff --git a/(\S+)", f.read(), re.M):
+                    if path.startswith(tuple(OUTSIDE_SERIES)):
+                        errors.append(f"{os.path.relpath(p, repo)}: changes "
+                                      f"{path}, a project outside the "
+                                      "series")
+                        break
     # The size is a symptom, not a rule: a large patch may be one step,
     # but says why
     big = set()
@@ -518,9 +539,10 @@ def generate(repo, base, out, ident, base_commit, version, holder=""):
                               else "", text, flags=re.M)
                 with open(p, "w") as f:
                     f.write(text)
-            if s.depends:
-                shutil.copyfile(os.path.join(s.path, "depends"),
-                                os.path.join(d, "depends"))
+            for meta in ("depends", "subject-prefix"):
+                if os.path.exists(os.path.join(s.path, meta)):
+                    shutil.copyfile(os.path.join(s.path, meta),
+                                    os.path.join(d, meta))
     # Each series as sent applies onto the base with its dependencies.
     sent = load_dir(out)
     with tempfile.TemporaryDirectory() as work:

@@ -13,8 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <linux/compiler.h>
-
+#include "compiler.h"
 #include "fdinfo.h"
 #include "util.h"
 
@@ -592,6 +591,7 @@ static void print_usage(FILE *f)
 		"  -W, --strict            treat warnings (file larger than 4096 bytes)\n"
 		"                          as violations\n"
 		"  -q, --quiet             do not print 'ok' lines for clean files\n"
+		"  -V, --version           print the version and exit\n"
 		"  -h, --help              show this help\n"
 		"\n"
 		"Output: one line per problem, 'FILE: line N: message' (line 0 for\n"
@@ -625,6 +625,7 @@ int main(int argc, char **argv)
 		{ "proc-root", required_argument, NULL, 'p' },
 		{ "strict", no_argument, NULL, 'W' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -637,7 +638,7 @@ int main(int argc, char **argv)
 	/* messages keep UTF-8 characters on a UTF-8 terminal only */
 	setlocale(LC_CTYPE, "");
 	text_esc = str_esc_text();
-	while ((c = getopt_long(argc, argv, "i:p:Wqh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:p:WqVh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			errno = 0;
@@ -659,6 +660,9 @@ int main(int argc, char **argv)
 		case 'q':
 			quiet = true;
 			break;
+		case 'V':
+			printf("drm-fdinfo-check %s\n", DRMTOP_VERSION);
+			return 0;
 		case 'h':
 			print_usage(stdout);
 			return 0;

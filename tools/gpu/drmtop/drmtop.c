@@ -99,6 +99,7 @@ static void print_usage(FILE *f)
 		"  -p, --proc-root DIR     read processes from DIR instead of /proc\n"
 		"  -S, --sys-root DIR      read sysfs (device names, PMUs) from DIR instead\n"
 		"                          of /sys, which is not read with --proc-root\n"
+		"  -V, --version           print the version and exit\n"
 		"  -h, --help              show this help\n"
 		"\n"
 		"Utilisation per engine class and client, between two refreshes:\n"
@@ -227,13 +228,14 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 		{ "reverse", no_argument, NULL, 'r' },
 		{ "proc-root", required_argument, NULL, 'p' },
 		{ "sys-root", required_argument, NULL, 'S' },
+		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	char *end;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "bn:d:jPo:Cf:c:s:rp:S:h", opts,
+	while ((c = getopt_long(argc, argv, "bn:d:jPo:Cf:c:s:rp:S:Vh", opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'b':
@@ -291,6 +293,9 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 		case 'S':
 			cfg->sys_root = optarg;
 			break;
+		case 'V':
+			printf("drmtop %s\n", DRMTOP_VERSION);
+			return 0;
 		case 'h':
 			print_usage(stdout);
 			return 0;

@@ -31,8 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <linux/compiler.h>
-
+#include "compiler.h"
 #include "fdinfo.h"
 #include "pmu.h"
 

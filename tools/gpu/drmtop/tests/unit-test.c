@@ -17,8 +17,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include <linux/compiler.h>
-
+#include "compiler.h"
 #include "fdinfo.h"
 #include "output.h"
 #include "pmu.h"
