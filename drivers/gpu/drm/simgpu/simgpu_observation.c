@@ -48,7 +48,7 @@
  * Which interface answers which question:
  *
  * - fdinfo (drm-engine-*, drm-cycles-*): how much engine time did each
- *   client use, for monitors such as drmtop;
+ *   client use, for monitors such as gputop;
  * - the perf PMU: how busy is each engine, for perf stat and monitors;
  * - perfmons: what did my jobs count, exactly per job (or, device-wide,
  *   all jobs), for performance queries around known work;
