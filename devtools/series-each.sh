@@ -11,7 +11,12 @@
 #   tree's same objects do not give fails it;
 # - a patch that changes a tool of tools/gpu/ (simgpu-load, simgpu-perf):
 #   that tool built with the uAPI headers of its tree;
-# - a patch that changes the selftests: the selftests built.
+# - a patch that changes the selftests: the selftests built;
+# - a patch that changes code KUnit covers (simgpu, once its suites exist,
+#   and the DRM core files of the series): the KUnit suites of that code
+#   that exist at it, run in UML (without KASAN and lockdep, for time:
+#   make check runs them at the tip with both), so that a patch that
+#   breaks what a test of it or of an earlier patch checks fails here.
 # - documentation-only patches are checked by checkpatch (check.sh) and by
 #   the docs build at the tip.
 #
@@ -29,6 +34,15 @@ hdr=$W/hdr
 log=$W/log
 rm -rf "$log"
 mkdir -p "$log"
+
+kunit_out=$W/kunit
+# UML options as make check's (KUNIT_FLAGS of the Makefile), a build
+# directory of their own, and the debugging options off.
+KUNIT_EACH=(--arch=um --build_dir="$kunit_out"
+	--kconfig_add CONFIG_UML_PCI_OVER_VIRTIO_DEVICE_ID=1234
+	--kconfig_add CONFIG_KERNEL_STACK_ORDER=4
+	--kconfig_add CONFIG_KASAN=n --kconfig_add CONFIG_PROVE_LOCKING=n
+	--kconfig_add CONFIG_DEBUG_OBJECTS=n)
 
 "$REPO/devtools/stack.py" --repo "$REPO" --base "$KERNEL_SRC" \
 	--stack "$stack" apply --force > "$log/apply.log" 2>&1 || {
@@ -117,13 +131,22 @@ for s in $(cd "$REPO/series" && ls -d [0-9]*/ | tr -d /); do
 		# shellcheck disable=SC2046 # a list of paths
 		G checkout -q "$c" -- $(G diff --name-only --diff-filter=d \
 			"$c^" "$c") 2>> "$l" || ok=0
-		objs= dirs= tools= ksft= kconfig= uapi= checked=
+		objs= dirs= tools= ksft= kconfig= uapi= checked= ku_simgpu= ku_core=
 		for f in $files; do
 			case $f in
 			*/Kconfig|*/Kconfig.*) kconfig=1 ;;
 			esac
 			case $f in
 			include/uapi/*) uapi=1 ;;
+			esac
+			case $f in
+			drivers/gpu/drm/simgpu/*.[ch]|drivers/gpu/drm/simgpu/*/*.[ch]|\
+			drivers/gpu/drm/simgpu/Kconfig|drivers/gpu/drm/simgpu/.kunitconfig|\
+			include/uapi/drm/simgpu_drm.h)
+				ku_simgpu=1 ;;
+			drivers/gpu/drm/drm_*.c|drivers/gpu/drm/tests/*|include/drm/*.h|\
+			include/uapi/drm/drm.h)
+				ku_core=1 ;;
 			esac
 			case $f in
 			tools/gpu/include/*)
@@ -195,6 +218,43 @@ for s in $(cd "$REPO/series" && ls -d [0-9]*/ | tr -d /); do
 				TARGETS=drivers/gpu/simgpu OUTPUT="$W/ksft" \
 				KHDR_INCLUDES="-isystem $hdr/include" >> "$l" 2>&1 ||
 				ok=0
+		fi
+		# KUnit: the suites of what the patch changes that exist at it
+		globs=
+		if [ -n "$ku_simgpu" ] &&
+		   [ -f "$tree/drivers/gpu/drm/simgpu/.kunitconfig" ]; then
+			globs="simgpu*"
+		fi
+		if [ -n "$ku_core" ]; then
+			for g in drm_syncobj drm_print drm_memory_stats; do
+				grep -qs "\.name = \"$g\"" \
+					"$tree"/drivers/gpu/drm/tests/*.c &&
+					globs="$globs $g"
+			done
+		fi
+		if [ -n "$globs" ]; then
+			kcfgs=(--kunitconfig=drivers/gpu/drm/tests/.kunitconfig)
+			[ -f "$tree/drivers/gpu/drm/simgpu/.kunitconfig" ] &&
+				kcfgs+=(--kunitconfig=drivers/gpu/drm/simgpu/.kunitconfig)
+			if (cd "$tree" && ./tools/testing/kunit/kunit.py build \
+				"${KUNIT_EACH[@]}" "${kcfgs[@]}" --jobs="$JOBS") \
+				>> "$l" 2>&1; then
+				ran=0
+				for g in $globs; do
+					(cd "$tree" && ./tools/testing/kunit/kunit.py \
+						exec "${KUNIT_EACH[@]}" "${kcfgs[@]}" \
+						"$g") > "$l.kunit" 2>&1 || ok=0
+					cat "$l.kunit" >> "$l"
+					r=$(sed -nE 's/.*Ran ([0-9]+) tests.*/\1/p' \
+						"$l.kunit" | tail -n 1)
+					[ -n "$r" ] || ok=0
+					ran=$((ran + ${r:-0}))
+				done
+				checked="$checked KUnit($ran cases:$globs)"
+			else
+				ok=0
+				checked="$checked KUnit(build failed)"
+			fi
 		fi
 		[ -n "$checked" ] || checked=" docs and checkpatch only"
 		if [ $ok = 1 ]; then
