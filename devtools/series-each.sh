@@ -42,7 +42,8 @@ KUNIT_EACH=(--arch=um --build_dir="$kunit_out"
 	--kconfig_add CONFIG_UML_PCI_OVER_VIRTIO_DEVICE_ID=1234
 	--kconfig_add CONFIG_KERNEL_STACK_ORDER=4
 	--kconfig_add CONFIG_KASAN=n --kconfig_add CONFIG_PROVE_LOCKING=n
-	--kconfig_add CONFIG_DEBUG_OBJECTS=n)
+	--kconfig_add CONFIG_DEBUG_OBJECTS=n
+	--kconfig_add CONFIG_DEBUG_OBJECTS_TIMERS=n)
 
 "$REPO/devtools/stack.py" --repo "$REPO" --base "$KERNEL_SRC" \
 	--stack "$stack" apply --force > "$log/apply.log" 2>&1 || {
