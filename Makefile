@@ -356,7 +356,9 @@ series-absorb: base $(BUILD)/.deps
 	@$(STACK_PY) absorb
 
 # Each patch on its own: the objects it touches built with W=1 and sparse,
-# the tool it changes built and unit-tested (make check runs it).
+# the tool it changes built, the KUnit suites of the code it changes run
+# (make check runs it); EACH_FROM=N EACH_TO=M check patches N to M only.
+export EACH_FROM EACH_TO
 series-each: base
 	@$(REPO)/devtools/series-each.sh
 

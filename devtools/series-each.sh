@@ -20,6 +20,9 @@
 # - documentation-only patches are checked by checkpatch (check.sh) and by
 #   the docs build at the tip.
 #
+# EACH_FROM=N and EACH_TO=M check patches N to M only (make series-each
+# EACH_FROM=23 EACH_TO=23: one patch, the earlier ones applied unchecked).
+#
 # Prints "ok N - <series>/<patch>" or "not ok N - ..." (TAP) per patch,
 # the log of a failure under $BUILD/each/log/. Uses its own stack, tree
 # and build directory under $BUILD/each, seeded once and incremental
@@ -132,7 +135,18 @@ for s in $(cd "$REPO/series" && ls -d [0-9]*/ | tr -d /); do
 		# shellcheck disable=SC2046 # a list of paths
 		G checkout -q "$c" -- $(G diff --name-only --diff-filter=d \
 			"$c^" "$c") 2>> "$l" || ok=0
+		# EACH_FROM and EACH_TO (patch numbers, as printed) check a
+		# range: earlier patches are applied unchecked, later ones not.
+		[ "$n" -lt "${EACH_FROM:-1}" ] && continue
+		if [ -n "${EACH_TO:-}" ] && [ "$n" -gt "$EACH_TO" ]; then
+			n=$((n - 1))
+			break 2
+		fi
 		objs= dirs= tools= ksft= kconfig= uapi= checked= ku_simgpu= ku_core=
+		if [ "$n" = "${EACH_FROM:-1}" ] && [ "$n" != 1 ]; then
+			# what the unchecked patches changed: config, headers
+			kconfig=1 uapi=1
+		fi
 		for f in $files; do
 			case $f in
 			*/Kconfig|*/Kconfig.*) kconfig=1 ;;
