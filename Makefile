@@ -357,8 +357,10 @@ series-absorb: base $(BUILD)/.deps
 
 # Each patch on its own: the objects it touches built with W=1 and sparse,
 # the tool it changes built, the KUnit suites of the code it changes run
-# (make check runs it); EACH_FROM=N EACH_TO=M check patches N to M only.
-export EACH_FROM EACH_TO
+# (make check runs it); EACH_FROM=N EACH_TO=M check patches N to M only;
+# EACH_KUNIT=all runs KUnit after every patch of covered code, not only
+# after those that change tests.
+export EACH_FROM EACH_TO EACH_KUNIT
 series-each: base
 	@$(REPO)/devtools/series-each.sh
 

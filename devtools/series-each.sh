@@ -12,11 +12,14 @@
 # - a patch that changes a tool of tools/gpu/ (simgpu-load, simgpu-perf):
 #   that tool built with the uAPI headers of its tree;
 # - a patch that changes the selftests: the selftests built;
-# - a patch that changes code KUnit covers (simgpu, once its suites exist,
-#   and the DRM core files of the series): the KUnit suites of that code
-#   that exist at it, run in UML (without KASAN and lockdep, for time:
-#   make check runs them at the tip with both), so that a patch that
-#   breaks what a test of it or of an earlier patch checks fails here.
+# - a patch that adds or changes KUnit tests (EACH_KUNIT=tests, the
+#   default) or, with EACH_KUNIT=all, any patch that changes code KUnit
+#   covers (simgpu once its suites exist, the DRM core files of the
+#   series): the KUnit suites of that code that exist at it, run in UML
+#   (without KASAN and lockdep, for time: make check runs them at the tip
+#   with both), so that a patch that breaks what its tests or an earlier
+#   patch's check fails there. "all" costs about 30 s a patch more on two
+#   cores, some 25 minutes over the series: make check runs "tests".
 # - documentation-only patches are checked by checkpatch (check.sh) and by
 #   the docs build at the tip.
 #
@@ -41,12 +44,18 @@ mkdir -p "$log"
 kunit_out=$W/kunit
 # UML options as make check's (KUNIT_FLAGS of the Makefile), a build
 # directory of their own, and the debugging options off.
+# The options of simgpu's .kunitconfig that are not simgpu's own are on
+# from the first patch, so that the config barely changes once the file
+# exists (a changed option rebuilds every object that reads it).
 KUNIT_EACH=(--arch=um --build_dir="$kunit_out"
 	--kconfig_add CONFIG_UML_PCI_OVER_VIRTIO_DEVICE_ID=1234
 	--kconfig_add CONFIG_KERNEL_STACK_ORDER=4
+	--kconfig_add CONFIG_HIGH_RES_TIMERS=y --kconfig_add CONFIG_DEBUG_KERNEL=y
+	--kconfig_add CONFIG_DEBUG_ATOMIC_SLEEP=y
 	--kconfig_add CONFIG_KASAN=n --kconfig_add CONFIG_PROVE_LOCKING=n
 	--kconfig_add CONFIG_DEBUG_OBJECTS=n
 	--kconfig_add CONFIG_DEBUG_OBJECTS_TIMERS=n)
+EACH_KUNIT=${EACH_KUNIT:-tests}
 
 "$REPO/devtools/stack.py" --repo "$REPO" --base "$KERNEL_SRC" \
 	--stack "$stack" apply --force > "$log/apply.log" 2>&1 || {
@@ -143,6 +152,7 @@ for s in $(cd "$REPO/series" && ls -d [0-9]*/ | tr -d /); do
 			break 2
 		fi
 		objs= dirs= tools= ksft= kconfig= uapi= checked= ku_simgpu= ku_core=
+		ku_tests=
 		if [ "$n" = "${EACH_FROM:-1}" ] && [ "$n" != 1 ]; then
 			# what the unchecked patches changed: config, headers
 			kconfig=1 uapi=1
@@ -162,6 +172,11 @@ for s in $(cd "$REPO/series" && ls -d [0-9]*/ | tr -d /); do
 			drivers/gpu/drm/drm_*.c|drivers/gpu/drm/tests/*|include/drm/*.h|\
 			include/uapi/drm/drm.h)
 				ku_core=1 ;;
+			esac
+			case $f in
+			drivers/gpu/drm/tests/*|drivers/gpu/drm/simgpu/tests/*|\
+			*/.kunitconfig)
+				ku_tests=1 ;;
 			esac
 			case $f in
 			tools/gpu/include/*)
@@ -236,6 +251,9 @@ for s in $(cd "$REPO/series" && ls -d [0-9]*/ | tr -d /); do
 		fi
 		# KUnit: the suites of what the patch changes that exist at it
 		globs=
+		if [ "$EACH_KUNIT" != all ] && [ -z "$ku_tests" ]; then
+			ku_simgpu= ku_core=
+		fi
 		if [ -n "$ku_simgpu" ] &&
 		   [ -f "$tree/drivers/gpu/drm/simgpu/.kunitconfig" ]; then
 			globs="simgpu*"
