@@ -13,29 +13,8 @@
 # drm_cgroup_engine_seconds_total series per cgroup and class that only
 # grows. TAP output; skipped (exit status 4) when simgpu, a tool it needs
 # or cgroup v2 is missing.
-skip_status=4
-
-echo "TAP version 13"
-
-skip_all() {
-	echo "1..0 # SKIP $*"
-	exit $skip_status
-}
-
-for tool in simgpu-load drmtop python3; do
-	command -v "$tool" > /dev/null || skip_all "$tool not on PATH"
-done
-
-node=
-for d in /sys/class/drm/renderD*; do
-	if [ "$(basename "$(readlink -f "$d/device/driver")")" = simgpu ]; then
-		node=/dev/dri/$(basename "$d")
-		break
-	fi
-done
-if [ -z "$node" ] || [ ! -e "$node" ]; then
-	skip_all "no simgpu render node (simgpu not loaded)"
-fi
+. "$(dirname "$0")/lib.sh"
+need simgpu-load drmtop python3
 
 # The cgroup v2 hierarchy, mounted here if nothing is
 cg=/sys/fs/cgroup
@@ -62,18 +41,6 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-n=0
-fail=0
-
-t() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fail=1
-	fi
-}
 
 # load NAME CGROUP ARGS...: simgpu-load in CGROUP (the shell moves itself
 # there, then execs the load, whose client processes it forks stay there),

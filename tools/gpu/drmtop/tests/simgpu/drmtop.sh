@@ -12,45 +12,11 @@
 # gone from the next ones (drmtop re-reads fdinfo files it keeps open). TAP
 # output; skipped (exit status 4) when simgpu or a tool it needs is
 # missing.
-skip_status=4
-
-echo "TAP version 13"
-
-skip_all() {
-	echo "1..0 # SKIP $*"
-	exit $skip_status
-}
-
-for tool in simgpu-load drmtop drm-fdinfo-check python3; do
-	command -v "$tool" > /dev/null || skip_all "$tool not on PATH"
-done
-
-# The render node of the simgpu device
-node=
-for d in /sys/class/drm/renderD*; do
-	if [ "$(basename "$(readlink -f "$d/device/driver")")" = simgpu ]; then
-		node=/dev/dri/$(basename "$d")
-		break
-	fi
-done
-if [ -z "$node" ] || [ ! -e "$node" ]; then
-	skip_all "no simgpu render node (simgpu not loaded)"
-fi
+. "$(dirname "$0")/lib.sh"
+need simgpu-load drmtop drm-fdinfo-check python3
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0
-fail=0
-
-t() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fail=1
-	fi
-}
 
 # wait_lines FILE N PID: wait until FILE has N lines, while process PID
 # lives, for at most 60 s
