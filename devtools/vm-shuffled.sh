@@ -5,8 +5,9 @@
 # test of the simgpu selftest programs, each in a process of its own, in
 # an order shuffled with SEED: a test that leaves work running behind it,
 # or needs another to have run first, fails then where the kselftest
-# runner's fixed order hides it. The fuzzer is left out: it runs for
-# minutes and waits for what it submitted.
+# runner's fixed order hides it. The fuzzer, a program of its own TAP
+# and not of the harness, is one entry of the shuffle: its cases run
+# together, where the shuffle puts it, numbered as the others.
 #
 # Prints TAP: "ok N program fixture.test", "not ok N ..." for a failure
 # and for a skip whose reason does not match the extended regular
@@ -46,11 +47,39 @@ list() {
 	done
 }
 
-tests=$(list | awk -v seed="$seed" 'BEGIN { srand(seed) }
+tests=$( (list; echo "simgpu_fuzz_test -") | awk -v seed="$seed" 'BEGIN { srand(seed) }
 	{ print rand() "\t" $0 }' | sort -n | cut -f2-)
 echo "# seed $seed, $(echo "$tests" | wc -l) tests"
 n=0
 echo "$tests" | while read -r prog name; do
+	if [ "$name" = - ]; then
+		# a whole program: each of its cases is a test
+		out=$("$prog" 2>&1)
+		status=$?
+		echo "$out" | grep -vE '^(not )?ok [0-9]+ ' | sed 's/^/# /'
+		bad=
+		while read -r res num rest; do
+			[ -n "$res" ] || continue
+			if [ "$res" = not ]; then
+				res="not ok" rest=${rest#* }
+				bad=1
+			fi
+			case $rest in
+			*"# SKIP"*)
+				echo "${rest#*# SKIP}" | grep -Eq -- "$expected" ||
+					res="not ok" rest="$rest # unexpected SKIP" ;;
+			esac
+			n=$((n + 1))
+			echo "$res $n $prog $rest"
+		done <<-EOF
+		$(echo "$out" | grep -E '^(not )?ok [0-9]+ ')
+		EOF
+		if [ $status != 0 ] && [ -z "$bad" ]; then
+			n=$((n + 1))
+			echo "not ok $n $prog # exit status $status"
+		fi
+		continue
+	fi
 	n=$((n + 1))
 	out=$("$prog" -r "$name" 2>&1)
 	status=$?
