@@ -16,10 +16,14 @@
 #   default) or, with EACH_KUNIT=all, any patch that changes code KUnit
 #   covers (simgpu once its suites exist, the DRM core files of the
 #   series): the KUnit suites of that code that exist at it, run in UML
-#   (without KASAN and lockdep, for time: make check runs them at the tip
-#   with both), so that a patch that breaks what its tests or an earlier
-#   patch's check fails there. "all" costs about 30 s a patch more on two
-#   cores, some 25 minutes over the series: make check runs "tests".
+#   with make check's options (KASAN, lockdep, DEBUG_OBJECTS), so that a
+#   patch that breaks what its tests or an earlier patch's check fails
+#   there. "all" costs about 30 s a patch more on two cores, some 25
+#   minutes over the series: make check runs "tests";
+# - after the last patch, with EACH_TIP_KUNIT=DIR (make check sets it):
+#   every suite of KUNIT_GLOBS at the tip, one boot a glob, its raw
+#   output in DIR/<glob>.log, which make check counts: the tip's KUnit
+#   run shares the build of the per-patch runs instead of making its own;
 # - documentation-only patches are checked by checkpatch (check.sh) and by
 #   the docs build at the tip.
 #
@@ -43,18 +47,20 @@ mkdir -p "$log"
 
 kunit_out=$W/kunit
 # UML options as make check's (KUNIT_FLAGS of the Makefile), a build
-# directory of their own, and the debugging options off.
-# The options of simgpu's .kunitconfig that are not simgpu's own are on
-# from the first patch, so that the config barely changes once the file
-# exists (a changed option rebuilds every object that reads it).
+# directory of their own. The options of simgpu's .kunitconfig that are
+# not simgpu's own (the debugging ones) are on from the first patch, so
+# that the config barely changes once the file exists (a changed option
+# rebuilds every object that reads it) and the DRM core's suites run
+# with them before simgpu exists.
 KUNIT_EACH=(--arch=um --build_dir="$kunit_out"
 	--kconfig_add CONFIG_UML_PCI_OVER_VIRTIO_DEVICE_ID=1234
-	--kconfig_add CONFIG_KERNEL_STACK_ORDER=4
-	--kconfig_add CONFIG_HIGH_RES_TIMERS=y --kconfig_add CONFIG_DEBUG_KERNEL=y
-	--kconfig_add CONFIG_DEBUG_ATOMIC_SLEEP=y
-	--kconfig_add CONFIG_KASAN=n --kconfig_add CONFIG_PROVE_LOCKING=n
-	--kconfig_add CONFIG_DEBUG_OBJECTS=n
-	--kconfig_add CONFIG_DEBUG_OBJECTS_TIMERS=n)
+	--kconfig_add CONFIG_KERNEL_STACK_ORDER=4)
+while read -r opt; do
+	case $opt in
+	CONFIG_KUNIT=*|CONFIG_DRM=*|CONFIG_DRM_SIMGPU*) ;;
+	CONFIG_*) KUNIT_EACH+=(--kconfig_add "$opt") ;;
+	esac
+done < "$REPO/drivers/gpu/drm/simgpu/.kunitconfig"
 EACH_KUNIT=${EACH_KUNIT:-tests}
 
 "$REPO/devtools/stack.py" --repo "$REPO" --base "$KERNEL_SRC" \
@@ -126,7 +132,7 @@ fi
 kmake W=1 C=2 $CORE_OBJS drivers/gpu/drm/tests/ > "$log/base.log" 2>&1
 warnings "$log/base.log" > "$W/base-warnings"
 
-n=0 failed=0
+n=0 failed=0 at_tip=1
 
 prev=base
 for s in $(cd "$REPO/series" && ls -d [0-9]*/ | tr -d /); do
@@ -149,6 +155,7 @@ for s in $(cd "$REPO/series" && ls -d [0-9]*/ | tr -d /); do
 		[ "$n" -lt "${EACH_FROM:-1}" ] && continue
 		if [ -n "${EACH_TO:-}" ] && [ "$n" -gt "$EACH_TO" ]; then
 			n=$((n - 1))
+			at_tip=
 			break 2
 		fi
 		objs= dirs= tools= ksft= kconfig= uapi= checked= ku_simgpu= ku_core=
@@ -301,5 +308,29 @@ for s in $(cd "$REPO/series" && ls -d [0-9]*/ | tr -d /); do
 	done
 	prev=s/$s
 done
+
+# The tip's KUnit run for make check: every suite of KUNIT_GLOBS, in the
+# build directory the per-patch runs keep warm.
+if [ -n "${EACH_TIP_KUNIT:-}" ] && [ -n "$at_tip" ]; then
+	rm -rf "$EACH_TIP_KUNIT"
+	mkdir -p "$EACH_TIP_KUNIT"
+	kcfgs=(--kunitconfig=drivers/gpu/drm/tests/.kunitconfig
+	       --kunitconfig=drivers/gpu/drm/simgpu/.kunitconfig)
+	if (cd "$tree" && ./tools/testing/kunit/kunit.py build \
+		"${KUNIT_EACH[@]}" "${kcfgs[@]}" --jobs="$JOBS") \
+		> "$EACH_TIP_KUNIT/build.log" 2>&1; then
+		i=0
+		set -f
+		for g in $KUNIT_GLOBS; do
+			i=$((i + 1))
+			(cd "$tree" && ./tools/testing/kunit/kunit.py exec \
+				"${KUNIT_EACH[@]}" "${kcfgs[@]}" \
+				--raw_output=all "$g") \
+				> "$EACH_TIP_KUNIT/$i.log" 2>&1
+			echo $? > "$EACH_TIP_KUNIT/$i.status"
+		done
+		set +f
+	fi
+fi
 echo "series-each: $n patches, $failed failed"
 [ $failed = 0 ]
