@@ -23,7 +23,10 @@
 
 REPO		:= $(CURDIR)
 BUILD		:= $(REPO)/build
-BASE_PKG	:= linux-source-6.12
+# The base: Debian's linux-source-$(BASE), from the machine's apt sources
+# or Debian's unstable suite (devtools/fetch-base.sh).
+BASE		?= 6.12
+BASE_PKG	:= linux-source-$(BASE)
 BASE_DIR	:= $(REPO)/.base
 ifeq ($(KERNEL_SRC),)
 KERNEL_SRC	:= $(BASE_DIR)/$(BASE_PKG)
@@ -105,19 +108,7 @@ base: $(FETCH_BASE)
 
 ifneq ($(FETCH_BASE),)
 $(FETCH_BASE): | $(BUILD)/.deps
-	@mkdir -p $(BASE_DIR)
-	@if [ -f /usr/src/$(BASE_PKG).tar.xz ]; then \
-		echo "base: unpacking /usr/src/$(BASE_PKG).tar.xz"; \
-		tar -C $(BASE_DIR) -xf /usr/src/$(BASE_PKG).tar.xz; \
-	else \
-		echo "base: apt-get download $(BASE_PKG)"; \
-		cd $(BASE_DIR) && rm -rf deb *.deb && \
-		apt-get download $(BASE_PKG) 2>/dev/null || \
-		{ apt-get update -qq && apt-get download $(BASE_PKG); } && \
-		dpkg-deb -x $(BASE_PKG)_*.deb deb && \
-		tar -xf deb/usr/src/$(BASE_PKG).tar.xz && \
-		rm -rf deb $(BASE_PKG)_*.deb; \
-	fi
+	@$(REPO)/devtools/fetch-base.sh $(BASE_PKG) $(BASE_DIR)
 	@test -f $@
 endif
 
