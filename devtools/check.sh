@@ -333,28 +333,34 @@ ksft() {
 	fi
 }
 
-# vm_selftests KERNEL LOG WHERE: the selftests in a guest, then a check
-# that the guest reported no kernel warning, lockdep, KASAN, kmemleak (...)
+# guest_checks STATUS LOG WHERE: from vm-run's exit status, a check that
+# the guest reported no kernel warning, lockdep, KASAN, kmemleak (...)
 # report, and one that vm-run loaded simgpu before the tests and unloaded
 # it after them.
+guest_checks() {
+	if [ "$1" = 124 ] || [ "$1" = 125 ]; then
+		not_ok "$3: no kernel warning, lockdep, KASAN, kmemleak report" \
+			"$2"
+	else
+		ok "$3: no kernel warning, lockdep, KASAN, kmemleak report"
+	fi
+	if [ "$1" = 125 ] || [ "$1" = 126 ]; then
+		not_ok "$3: simgpu module loads, and unloads after the tests" \
+			"$2"
+	else
+		ok "$3: simgpu module loads, and unloads after the tests"
+	fi
+}
+
+# vm_selftests KERNEL LOG WHERE: the selftests in a guest, through the
+# kselftest runner, and the guest's checks.
 vm_selftests() {
 	local status
 	"$REPO/devtools/vm-run.sh" "$1" "$BIN" \
 		"sh $REPO/devtools/vm-selftests.sh $SRC" > "$LOG/$2" 2>&1
 	status=$?
 	ksft "selftests in $3" "$LOG/$2"
-	if [ $status = 124 ] || [ $status = 125 ]; then
-		not_ok "$3: no kernel warning, lockdep, KASAN, kmemleak report" \
-			"$LOG/$2"
-	else
-		ok "$3: no kernel warning, lockdep, KASAN, kmemleak report"
-	fi
-	if [ $status = 125 ] || [ $status = 126 ]; then
-		not_ok "$3: simgpu module loads, and unloads after the tests" \
-			"$LOG/$2"
-	else
-		ok "$3: simgpu module loads, and unloads after the tests"
-	fi
+	guest_checks $status "$LOG/$2" "$3"
 }
 
 # drmtop_guest KERNEL LOG WHERE [SKIPS]: drmtop and drm-fdinfo-check
@@ -399,18 +405,8 @@ seed=${SHUFFLE_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 status=$?
 tap "selftests in the x86_64 debug guest with 2 CPUs, in a shuffled order (seed $seed)" \
 	"$LOG/smp-selftests.log"
-if [ $status = 124 ] || [ $status = 125 ]; then
-	not_ok "the x86_64 debug guest with 2 CPUs: no kernel warning, lockdep, KASAN, kmemleak report" \
-		"$LOG/smp-selftests.log"
-else
-	ok "the x86_64 debug guest with 2 CPUs: no kernel warning, lockdep, KASAN, kmemleak report"
-fi
-if [ $status = 125 ] || [ $status = 126 ]; then
-	not_ok "the x86_64 debug guest with 2 CPUs: simgpu module loads, and unloads after the tests" \
-		"$LOG/smp-selftests.log"
-else
-	ok "the x86_64 debug guest with 2 CPUs: simgpu module loads, and unloads after the tests"
-fi
+guest_checks $status "$LOG/smp-selftests.log" \
+	"the x86_64 debug guest with 2 CPUs"
 case $status in
 0|124|125|126) ;;
 *) not_ok "shuffled selftests in the x86_64 debug guest: exit status $status" \
