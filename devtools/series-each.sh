@@ -21,9 +21,10 @@
 #   there. "all" costs about 30 s a patch more on two cores, some 25
 #   minutes over the series: make check runs "tests";
 # - after the last patch, with EACH_TIP_KUNIT=DIR (make check sets it):
-#   every suite of KUNIT_GLOBS at the tip, one boot a glob, its raw
-#   output in DIR/<glob>.log, which make check counts: the tip's KUnit
-#   run shares the build of the per-patch runs instead of making its own;
+#   every suite of KUNIT_GLOBS at the tip, one boot a glob, the raw
+#   output of the Nth glob in DIR/N.log and kunit.py's exit status in
+#   DIR/N.status, which make check counts: the tip's KUnit run shares the
+#   build of the per-patch runs instead of making its own;
 # - documentation-only patches are checked by checkpatch (check.sh) and by
 #   the docs build at the tip.
 #
