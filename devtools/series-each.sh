@@ -63,6 +63,17 @@ while read -r opt; do
 	esac
 done < "$REPO/drivers/gpu/drm/simgpu/.kunitconfig"
 EACH_KUNIT=${EACH_KUNIT:-tests}
+# kunit build|exec ARGS...: kunit.py in the tree with those options and
+# the .kunitconfig files that exist at the tree's patch.
+kunit() {
+	local cmd=$1 kcfgs=(--kunitconfig=drivers/gpu/drm/tests/.kunitconfig)
+
+	shift
+	[ -f "$tree/drivers/gpu/drm/simgpu/.kunitconfig" ] &&
+		kcfgs+=(--kunitconfig=drivers/gpu/drm/simgpu/.kunitconfig)
+	(cd "$tree" && ./tools/testing/kunit/kunit.py "$cmd" \
+		"${KUNIT_EACH[@]}" "${kcfgs[@]}" "$@")
+}
 
 "$REPO/devtools/stack.py" --repo "$REPO" --base "$KERNEL_SRC" \
 	--stack "$stack" apply --force > "$log/apply.log" 2>&1 || {
@@ -274,17 +285,10 @@ for s in $(cd "$REPO/series" && ls -d [0-9]*/ | tr -d /); do
 			done
 		fi
 		if [ -n "$globs" ]; then
-			kcfgs=(--kunitconfig=drivers/gpu/drm/tests/.kunitconfig)
-			[ -f "$tree/drivers/gpu/drm/simgpu/.kunitconfig" ] &&
-				kcfgs+=(--kunitconfig=drivers/gpu/drm/simgpu/.kunitconfig)
-			if (cd "$tree" && ./tools/testing/kunit/kunit.py build \
-				"${KUNIT_EACH[@]}" "${kcfgs[@]}" --jobs="$JOBS") \
-				>> "$l" 2>&1; then
+			if kunit build --jobs="$JOBS" >> "$l" 2>&1; then
 				ran=0
 				for g in $globs; do
-					(cd "$tree" && ./tools/testing/kunit/kunit.py \
-						exec "${KUNIT_EACH[@]}" "${kcfgs[@]}" \
-						"$g") > "$l.kunit" 2>&1 || ok=0
+					kunit exec "$g" > "$l.kunit" 2>&1 || ok=0
 					cat "$l.kunit" >> "$l"
 					r=$(sed -nE 's/.*Ran ([0-9]+) tests.*/\1/p' \
 						"$l.kunit" | tail -n 1)
@@ -315,18 +319,12 @@ done
 if [ -n "${EACH_TIP_KUNIT:-}" ] && [ -n "$at_tip" ]; then
 	rm -rf "$EACH_TIP_KUNIT"
 	mkdir -p "$EACH_TIP_KUNIT"
-	kcfgs=(--kunitconfig=drivers/gpu/drm/tests/.kunitconfig
-	       --kunitconfig=drivers/gpu/drm/simgpu/.kunitconfig)
-	if (cd "$tree" && ./tools/testing/kunit/kunit.py build \
-		"${KUNIT_EACH[@]}" "${kcfgs[@]}" --jobs="$JOBS") \
-		> "$EACH_TIP_KUNIT/build.log" 2>&1; then
+	if kunit build --jobs="$JOBS" > "$EACH_TIP_KUNIT/build.log" 2>&1; then
 		i=0
 		set -f
 		for g in $KUNIT_GLOBS; do
 			i=$((i + 1))
-			(cd "$tree" && ./tools/testing/kunit/kunit.py exec \
-				"${KUNIT_EACH[@]}" "${kcfgs[@]}" \
-				--raw_output=all "$g") \
+			kunit exec --raw_output=all "$g" \
 				> "$EACH_TIP_KUNIT/$i.log" 2>&1
 			echo $? > "$EACH_TIP_KUNIT/$i.status"
 		done
