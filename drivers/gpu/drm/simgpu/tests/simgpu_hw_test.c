@@ -7,6 +7,7 @@
 
 #include <kunit/test.h>
 
+#include <linux/atomic.h>
 #include <linux/completion.h>
 #include <linux/delay.h>
 #include <linux/io.h>
@@ -14,6 +15,7 @@
 #include <linux/math64.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
+#include <linux/timekeeping.h>
 
 #include "../simgpu_hw.h"
 
@@ -34,6 +36,12 @@ struct simgpu_hw_test {
 
 	/* Fake clock, ns */
 	u64 clock;
+	/*
+	 * Held clock: the real clock less @held_for, standing at @held_at
+	 * while held (0: running). Read by the device's timers meanwhile.
+	 */
+	atomic64_t held_at;
+	atomic64_t held_for;
 
 	/* Memory the device works on: context images, batches */
 	u8 *arena;
@@ -50,7 +58,37 @@ struct simgpu_hw_test {
 
 static u64 test_clock(void *data)
 {
-	return READ_ONCE(*(u64 *)data);
+	struct simgpu_hw_test *t = data;
+
+	return READ_ONCE(t->clock);
+}
+
+static u64 test_held_clock(void *data)
+{
+	struct simgpu_hw_test *t = data;
+	u64 held = atomic64_read(&t->held_at);
+
+	smp_rmb(); /* @held_at before @held_for, pairs with clock_release() */
+	return held ?: ktime_get_raw_ns() - atomic64_read(&t->held_for);
+}
+
+/*
+ * Stop the held clock: whatever the test submits until clock_release()
+ * reaches the device at one instant, however long the host takes.
+ */
+static void clock_hold(struct simgpu_hw_test *t)
+{
+	atomic64_set(&t->held_at,
+		     ktime_get_raw_ns() - atomic64_read(&t->held_for));
+}
+
+/* Let the held clock run again from where it stood */
+static void clock_release(struct simgpu_hw_test *t)
+{
+	atomic64_set(&t->held_for,
+		     ktime_get_raw_ns() - atomic64_read(&t->held_at));
+	smp_wmb(); /* @held_for before @held_at, pairs with test_held_clock() */
+	atomic64_set(&t->held_at, 0);
 }
 
 /* Set the fake clock to @ns of virtual time */
@@ -104,21 +142,19 @@ static void test_destroy(struct simgpu_hw_test *t)
 	t->hw = NULL;
 }
 
-/* Create the device, the driver's default engines, fake clock at 0 */
-static struct simgpu_hw *test_create(struct simgpu_hw_test *t, u32 refclk,
-				     u64 ts_offset, bool fake_clock)
+/* Create the device, the driver's default engines, on clock @now_ns */
+static struct simgpu_hw *test_create_clock(struct simgpu_hw_test *t,
+					   u32 refclk, u64 ts_offset,
+					   u64 (*now_ns)(void *data))
 {
 	struct simgpu_hw_config cfg = {
 		.refclk_hz = refclk,
 		.instances = { 1, 1, 2, 1, 4 },
 		.vram_size = SZ_4G + SZ_256M,
 		.ts_offset = ts_offset,
+		.now_ns = now_ns,
+		.clock_data = t,
 	};
-
-	if (fake_clock) {
-		cfg.now_ns = test_clock;
-		cfg.clock_data = &t->clock;
-	}
 
 	test_destroy(t);
 	clock_set(t, 0);
@@ -126,6 +162,14 @@ static struct simgpu_hw *test_create(struct simgpu_hw_test *t, u32 refclk,
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(t->test, t->hw);
 
 	return t->hw;
+}
+
+/* The same on the fake clock at 0, or on the real one */
+static struct simgpu_hw *test_create(struct simgpu_hw_test *t, u32 refclk,
+				     u64 ts_offset, bool fake_clock)
+{
+	return test_create_clock(t, refclk, ts_offset,
+				 fake_clock ? test_clock : NULL);
 }
 
 static void *test_alloc(struct simgpu_hw_test *t, size_t size)
@@ -1721,9 +1765,11 @@ static void simgpu_hw_test_sample_irq(struct kunit *test)
 }
 
 /*
- * Real clock, interrupts on: contexts switching on one engine while another
+ * Real time, interrupts on: contexts switching on one engine while another
  * runs back-to-back, driven by the model's timers. Sampled run times never
- * go back and end exact (200 us is 3840 ticks at 19.2 MHz).
+ * go back and end exact (200 us is 3840 ticks at 19.2 MHz). The clock is
+ * held while the jobs are submitted: a host delay between two of them
+ * would otherwise let CCS3 run dry and switch its context out.
  */
 static void simgpu_hw_test_realtime(struct kunit *test)
 {
@@ -1731,19 +1777,22 @@ static void simgpu_hw_test_realtime(struct kunit *test)
 	__le32 *a = test_ctx(t, 1, 0), *b = test_ctx(t, 2, 0);
 	__le32 *c = test_ctx(t, 3, 0);
 	__le32 *busy = busy_batch(t, 200 * NSEC_PER_USEC);
-	struct simgpu_hw *hw = test_create(t, TEST_19_2MHZ, 0, false);
+	struct simgpu_hw *hw = test_create_clock(t, TEST_19_2MHZ, 0,
+						 test_held_clock);
 	u32 ta = 0, tb = 0, tc = 0, now;
 	unsigned long timeout;
 	int i;
 
 	t->irq_ack_from = 1;
 	simgpu_hw_write32(hw, SIMGPU_REG_IRQ_ENABLE, 1);
+	clock_hold(t);
 	for (i = 1; i <= 10; i++) {
 		submit(hw, RCS0, a, busy, i);
 		submit(hw, RCS0, b, busy, i);
 		submit(hw, CCS3, c, busy, 2 * i - 1);
 		submit(hw, CCS3, c, busy, 2 * i);
 	}
+	clock_release(t);
 
 	/* Only the timers move the engines: memory is not read via MMIO */
 	timeout = jiffies + msecs_to_jiffies(5000);
