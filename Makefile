@@ -22,10 +22,21 @@
 # linux-source-6.12.
 
 REPO		:= $(CURDIR)
-BUILD		:= $(REPO)/build
 # The base: Debian's linux-source-$(BASE), from the machine's apt sources
 # or Debian's unstable suite (devtools/fetch-base.sh).
 BASE		?= 6.12
+# TREE holds series/ and the files the series add. The series is moving
+# to Linux 7.2: until it is done, BASE=7.2 builds and checks the rebased
+# series of ports/7.2 (with its own host fixes) in build/7.2, beside 6.12.
+ifeq ($(BASE),7.2)
+TREE		:= $(REPO)/ports/7.2
+HOST_FIXES	:= $(TREE)/host-fixes
+BUILD		:= $(REPO)/build/7.2
+else
+TREE		:= $(REPO)
+HOST_FIXES	:= $(REPO)/devtools/host-fixes
+BUILD		:= $(REPO)/build
+endif
 BASE_PKG	:= linux-source-$(BASE)
 BASE_DIR	:= $(REPO)/.base
 ifeq ($(KERNEL_SRC),)
@@ -56,7 +67,7 @@ HOST_PKGS	+= git-absorb b4
 # drmtop's unit tests under clang's UBSan, which checks every bool load.
 HOST_PKGS	+= clang
 
-export REPO BUILD SRC UML_OUT KUNIT_OUT BIN JOBS KERNEL_SRC VMLINUX BZIMAGE \
+export REPO TREE HOST_FIXES BUILD SRC UML_OUT KUNIT_OUT BIN JOBS KERNEL_SRC VMLINUX BZIMAGE \
 	BZIMAGE_DEBUG
 
 .PHONY: all run check vm-run kernel src deps base tools series series-check \
@@ -114,7 +125,8 @@ endif
 
 # --- the overlaid tree and the UML kernel ------------------------------------
 src: base
-	@$(REPO)/devtools/prepare-src.sh $(KERNEL_SRC) $(SRC) $(REPO)
+	@$(REPO)/devtools/prepare-src.sh $(KERNEL_SRC) $(SRC) $(TREE) \
+		$(HOST_FIXES)
 
 $(UML_OUT)/.config: $(REPO)/devtools/uml.config | src
 	@$(REPO)/devtools/make-config.sh $(SRC) $(UML_OUT) um defconfig $<
@@ -145,8 +157,8 @@ tools: $(BIN)/vm-poweroff headers
 		mandir=$(BUILD)/man >/dev/null
 	@install -m 0755 $(DRMTOP)/drmtop-bench $(BIN)/
 	@for d in $(USER_DIRS); do \
-		[ ! -f $(REPO)/$$d/Makefile ] || \
-		$(MAKE) -s -C $(REPO)/$$d OUTPUT=$(BIN)/ \
+		[ ! -f $(TREE)/$$d/Makefile ] || \
+		$(MAKE) -s -C $(TREE)/$$d OUTPUT=$(BIN)/ \
 			MANDIR=$(BUILD)/man \
 			KHDR_INCLUDES="-isystem $(HDR)" || exit 1; \
 	done
@@ -190,20 +202,24 @@ fuzz: kernel tools
 		"$$BOOTARGS"
 
 # --- tests --------------------------------------------------------------------
-# UML-only options, as arguments: the .kunitconfig stays arch-neutral. The
-# larger stacks are for devtools/host-fixes/um-xstate-size.diff.
+# UML-only options, as arguments: the .kunitconfig stays arch-neutral
+# (series-each.sh takes KUNIT_UML too). The larger stacks are for
+# devtools/host-fixes/um-xstate-size.diff; kunit.py's UML config of 6.12
+# has PCI over virtio, which needs a device ID (7.2's has KUNIT_UML_PCI).
+KUNIT_UML	:= --kconfig_add CONFIG_KERNEL_STACK_ORDER=4
+ifneq ($(BASE),7.2)
+KUNIT_UML	+= --kconfig_add CONFIG_UML_PCI_OVER_VIRTIO_DEVICE_ID=1234
+endif
 KUNIT_FLAGS	:= --arch=um --kunitconfig=drivers/gpu/drm/simgpu/.kunitconfig \
 		   --kunitconfig=drivers/gpu/drm/tests/.kunitconfig \
-		   --build_dir=$(KUNIT_OUT) \
-		   --kconfig_add CONFIG_UML_PCI_OVER_VIRTIO_DEVICE_ID=1234 \
-		   --kconfig_add CONFIG_KERNEL_STACK_ORDER=4
+		   --build_dir=$(KUNIT_OUT) $(KUNIT_UML)
 # The suites that run, one boot per glob (kunit.py takes one): simgpu's and,
 # of the DRM core's, the ones of the series' changes: the drm_file.c helpers,
 # the syncobj ioctls' handle counts and the seq_file printer. The other DRM core suites WARN on
 # purpose or by known 6.12 bugs (drm_connector, drm_gem_shmem), and any
 # kernel warning fails "make check".
 KUNIT_GLOBS	:= simgpu* drm_memory_stats drm_syncobj drm_print
-export KUNIT_FLAGS KUNIT_GLOBS
+export KUNIT_FLAGS KUNIT_UML KUNIT_GLOBS
 
 kunit: src
 	cd $(SRC) && ./tools/testing/kunit/kunit.py build $(KUNIT_FLAGS) \
@@ -309,7 +325,7 @@ GIT_IDENT	= $(shell n="$$(git config user.name)" && \
 SIGNOFF		?= $(GIT_IDENT)
 
 STACK		:= $(BUILD)/stack
-STACK_PY	:= $(REPO)/devtools/stack.py --repo $(REPO) --base $(KERNEL_SRC) \
+STACK_PY	:= $(REPO)/devtools/stack.py --repo $(TREE) --base $(KERNEL_SRC) \
 		   --stack $(STACK)
 
 series: base

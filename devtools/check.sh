@@ -65,11 +65,11 @@ stage "series: stack.py check, checkpatch"
 # repository are its stack's tip, each series applies onto the base with
 # the series it depends on, and the counts and sizes hold.
 run "series: the repository's files are the stack's tip, each series applies, large patches say why" \
-	"$REPO/devtools/stack.py" --base "$KERNEL_SRC" check
+	"$REPO/devtools/stack.py" --repo "$TREE" --base "$KERNEL_SRC" check
 # The series as sent, signed with a marked identity (a series to send
 # comes from "make series"), checkpatch-clean patch by patch.
 TEST_SIGNOFF='simgpu make-check test identity <make-check@simgpu.invalid>'
-if "$REPO/devtools/stack.py" --base "$KERNEL_SRC" generate \
+if "$REPO/devtools/stack.py" --repo "$TREE" --base "$KERNEL_SRC" generate \
 	--version "Linux $(make -s -C "$KERNEL_SRC" kernelversion)" \
 	--out "$BUILD/series" --signoff "$TEST_SIGNOFF" \
 	> "$LOG/series.log" 2>&1; then
@@ -109,7 +109,7 @@ tap "each patch on its own" "$LOG/series-each.log"
 
 stage "MAINTAINERS, docs"
 # Every new file has a maintainer in the patched MAINTAINERS.
-for f in $("$REPO/devtools/stack.py" list-files); do
+for f in $("$REPO/devtools/stack.py" --repo "$TREE" list-files); do
 	# a DRM core test belongs to the core's list, a translation to its
 	# language's maintainers, the rest to the sender
 	case $f in

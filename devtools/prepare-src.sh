@@ -1,16 +1,18 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# prepare-src.sh BASE SRC REPO
+# prepare-src.sh BASE SRC TREE HOST_FIXES
 #
 # Make SRC the kernel tree the series give: a hard-linked copy of the
 # pristine BASE tree, the base files the series change as the tip of the
 # stack has them (devtools/stack.py tip: every series of series/ applied
-# with git am), the fixes of devtools/host-fixes/ applied on top, and every
-# new file symlinked in from the repository at its in-tree path, so that an
-# edit in the repository is seen by the next incremental build.
+# with git am), the fixes of HOST_FIXES/ applied on top, and every new
+# file symlinked in from TREE at its in-tree path, so that an edit there is
+# seen by the next incremental build. TREE holds series/ and the new files:
+# the repository, or ports/<version> for a series moving to a new base.
 set -eu
-base=$1 src=$2 repo=$3
+base=$1 src=$2 repo=$3 fixdir=$4
+stack_py=$(dirname "$0")/stack.py
 
 if [ ! -f "$src/.simgpu-base" ] || [ "$(cat "$src/.simgpu-base")" != "$base" ]; then
 	rm -rf "$src"
@@ -21,16 +23,16 @@ fi
 
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
-"$repo/devtools/stack.py" --repo "$repo" --base "$base" tip --out "$stage"
+"$stack_py" --repo "$repo" --base "$base" tip --out "$stage"
 
 # The base files the series or the host fixes change: patch copies in the
 # staging tree and replace only the files whose result changed, as a file
 # rewritten with the same content would still rebuild everything that
 # includes it. The host fixes are not part of the series: they fix the
 # base kernel for the machines we test on (see the README there).
-fixes=$(cd "$repo" && ls devtools/host-fixes/*.diff)
+fixes=$(ls "$fixdir"/*.diff 2>/dev/null || true)
 for d in $fixes; do
-	sed -n 's|^+++ b/\([^\t]*\).*|\1|p' "$repo/$d"
+	sed -n 's|^+++ b/\([^\t]*\).*|\1|p' "$d"
 done | sort -u > "$stage/.fixed"
 while read -r f; do
 	[ -f "$stage/$f" ] && continue
@@ -38,7 +40,7 @@ while read -r f; do
 	cp "$base/$f" "$stage/$f"
 done < "$stage/.fixed"
 for d in $fixes; do
-	patch -s -p1 -d "$stage" --no-backup-if-mismatch < "$repo/$d"
+	patch -s -p1 -d "$stage" --no-backup-if-mismatch < "$d"
 done
 # The MAINTAINERS entries name the sender (make series); a build tree is
 # never sent and names a marked build identity.
@@ -57,7 +59,7 @@ sort -u "$stage/.changed" "$stage/.fixed" > "$src/.simgpu-changed"
 
 # The new files: symlinks to the repository's (stack.py check makes sure
 # they are the stack's).
-for top in $("$repo/devtools/stack.py" --repo "$repo" list-overlay-dirs); do
+for top in $("$stack_py" --repo "$repo" list-overlay-dirs); do
 	find "$src/$top" -type l -lname "$repo/*" ! -exec test -e {} \; -delete
 done
 while read -r f; do

@@ -17,12 +17,12 @@ tree=$BUILD/series-src
 kout=$BUILD/series-kunit
 from=${SERIES_FROM:-1}
 to=${SERIES_TO:-1000000}
-"$REPO/devtools/stack.py" --repo "$REPO" --base "$KERNEL_SRC" \
+"$REPO/devtools/stack.py" --repo "$TREE" --base "$KERNEL_SRC" \
 	--stack "$stack" apply --force
 rm -rf "$tree" "$BUILD/series-index"
 cp -al "$KERNEL_SRC" "$tree"
 # The fixes the base needs on the machines we test on (not in the series).
-for d in "$REPO"/devtools/host-fixes/*.diff; do
+for d in "$HOST_FIXES"/*.diff; do
 	patch -s -p1 -d "$tree" --no-backup-if-mismatch < "$d"
 done
 G() {

@@ -35,7 +35,7 @@
 # the log of a failure under $BUILD/each/log/. Uses its own stack, tree
 # and build directory under $BUILD/each, seeded once and incremental
 # afterwards. Run by "make check" and "make series-each", which export
-# REPO BUILD JOBS KERNEL_SRC.
+# REPO TREE HOST_FIXES BUILD JOBS KERNEL_SRC.
 set -u
 W=$BUILD/each
 stack=$W/stack
@@ -47,21 +47,20 @@ rm -rf "$log"
 mkdir -p "$log"
 
 kunit_out=$W/kunit
-# UML options as make check's (KUNIT_FLAGS of the Makefile), a build
+# UML options as make check's (KUNIT_UML of the Makefile), a build
 # directory of their own. The options of simgpu's .kunitconfig that are
 # not simgpu's own (the debugging ones) are on from the first patch, so
 # that the config barely changes once the file exists (a changed option
 # rebuilds every object that reads it) and the DRM core's suites run
 # with them before simgpu exists.
-KUNIT_EACH=(--arch=um --build_dir="$kunit_out"
-	--kconfig_add CONFIG_UML_PCI_OVER_VIRTIO_DEVICE_ID=1234
-	--kconfig_add CONFIG_KERNEL_STACK_ORDER=4)
+read -ra uml_opts <<< "${KUNIT_UML:?}"
+KUNIT_EACH=(--arch=um --build_dir="$kunit_out" "${uml_opts[@]}")
 while read -r opt; do
 	case $opt in
 	CONFIG_KUNIT=*|CONFIG_DRM=*|CONFIG_DRM_SIMGPU*) ;;
 	CONFIG_*) KUNIT_EACH+=(--kconfig_add "$opt") ;;
 	esac
-done < "$REPO/drivers/gpu/drm/simgpu/.kunitconfig"
+done < "$TREE/drivers/gpu/drm/simgpu/.kunitconfig"
 EACH_KUNIT=${EACH_KUNIT:-tests}
 # kunit build|exec ARGS...: kunit.py in the tree with those options and
 # the .kunitconfig files that exist at the tree's patch.
@@ -75,7 +74,7 @@ kunit() {
 		"${KUNIT_EACH[@]}" "${kcfgs[@]}" "$@")
 }
 
-"$REPO/devtools/stack.py" --repo "$REPO" --base "$KERNEL_SRC" \
+"$REPO/devtools/stack.py" --repo "$TREE" --base "$KERNEL_SRC" \
 	--stack "$stack" apply --force > "$log/apply.log" 2>&1 || {
 	cat "$log/apply.log"
 	echo "not ok 1 - the series apply with git am"
@@ -89,7 +88,7 @@ if [ ! -f "$tree/.simgpu-base" ] ||
    [ "$(cat "$tree/.simgpu-base")" != "$KERNEL_SRC" ]; then
 	rm -rf "$tree" "$out" "$hdr"
 	cp -al "$KERNEL_SRC" "$tree"
-	for d in "$REPO"/devtools/host-fixes/*.diff; do
+	for d in "$HOST_FIXES"/*.diff; do
 		patch -s -p1 -d "$tree" --no-backup-if-mismatch < "$d"
 	done
 	echo "$KERNEL_SRC" > "$tree/.simgpu-base"
@@ -129,7 +128,7 @@ warnings() {
 # The objects of the base's C files that the series change (the DRM
 # core's, xe's and i915's fdinfo code): what the base gives for them is
 # not counted against a patch.
-CORE_OBJS=$("$REPO/devtools/stack.py" --repo "$REPO" list-changed |
+CORE_OBJS=$("$REPO/devtools/stack.py" --repo "$TREE" list-changed |
 	sed -n 's/\.c$/.o/p' | while read -r o; do
 		[ -f "$KERNEL_SRC/${o%.o}.c" ] && echo "$o"
 	done)
@@ -147,7 +146,7 @@ warnings "$log/base.log" > "$W/base-warnings"
 n=0 failed=0 at_tip=1
 
 prev=base
-for s in $(cd "$REPO/series" && ls -d [0-9]*/ | tr -d /); do
+for s in $(cd "$TREE/series" && ls -d [0-9]*/ | tr -d /); do
 	for c in $(G rev-list --reverse "$prev..s/$s"); do
 		n=$((n + 1))
 		subj=$(G log -1 --format=%s "$c")
