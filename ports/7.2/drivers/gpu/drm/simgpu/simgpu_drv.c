@@ -193,7 +193,6 @@ static const struct drm_driver simgpu_driver = {
 	.fops = &simgpu_fops,
 	.name = DRIVER_NAME,
 	.desc = DRIVER_DESC,
-	.date = DRIVER_DATE,
 	.major = DRIVER_MAJOR,
 	.minor = DRIVER_MINOR,
 };

@@ -886,8 +886,8 @@ int simgpu_ioctl_observation_open(struct drm_device *drm, void *data,
 	drm_dev_get(drm);
 	s->sdev = sdev;
 	s->pid = get_task_pid(current, PIDTYPE_TGID);
-	hrtimer_init(&s->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
-	s->timer.function = simgpu_obs_timer;
+	hrtimer_setup(&s->timer, simgpu_obs_timer, CLOCK_MONOTONIC,
+		      HRTIMER_MODE_REL);
 
 	ret = simgpu_obs_setup(s, to_simgpu_file(file), &a);
 	if (ret)

@@ -90,7 +90,6 @@ static const struct drm_driver mock_driver = {
 	.fops = &mock_fops,
 	.name = "drm-memory-stats-mock",
 	.desc = "mock driver for the memory stats tests",
-	.date = "20260101",
 };
 
 static void mock_fput(void *file)
