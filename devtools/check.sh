@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # check.sh: every test and static check of the project, run by "make check"
-# (which exports REPO BUILD SRC UML_OUT KUNIT_OUT BIN JOBS KERNEL_SRC
+# (which exports REPO TREE HOST_FIXES BUILD SRC UML_OUT KUNIT_OUT BIN JOBS KERNEL_SRC
 # VMLINUX BZIMAGE_DEBUG and has built both kernels and the tools).
 #
 # Each check prints "ok - NAME" or "not ok - NAME" (with the end of its log);
@@ -56,7 +56,7 @@ empty() {
 	if [ -s "$2" ]; then not_ok "$1" "$2"; else ok "$1"; fi
 }
 
-cd "$REPO" || exit 1
+cd "$TREE" || exit 1
 srcs=$(git ls-files --cached --others --exclude-standard -- \
 	"$DRV/*.c" "$DRV/*.h" include/uapi/drm/simgpu_drm.h)
 
@@ -124,7 +124,7 @@ done > "$LOG/maintainers.log" 2>&1
 empty "MAINTAINERS covers every new file" "$LOG/maintainers.log"
 
 # Every register name and module parameter is in the driver's page.
-"$REPO/devtools/docs-drift.sh" "$REPO" > "$LOG/docs-drift.log" 2>&1
+"$REPO/devtools/docs-drift.sh" "$TREE" > "$LOG/docs-drift.log" 2>&1
 empty "simgpu.rst documents every register and module parameter" \
 	"$LOG/docs-drift.log"
 
@@ -179,8 +179,8 @@ run "cross builds: s390x (big endian), i386 (highmem), W=1, no warning" \
 # M= must be the real directory: a relative one is taken from O=, and
 # spatch does not follow the symlinks of build/src.
 make -s -C "$SRC" O="$UML_OUT" ARCH=um -j"$JOBS" coccicheck MODE=report \
-	M="$REPO/$DRV" > "$LOG/coccicheck.raw" 2>&1
-grep -E "^$REPO/$DRV/[^:]+:[0-9]+" "$LOG/coccicheck.raw" > "$LOG/coccicheck.log"
+	M="$TREE/$DRV" > "$LOG/coccicheck.raw" 2>&1
+grep -E "^$TREE/$DRV/[^:]+:[0-9]+" "$LOG/coccicheck.raw" > "$LOG/coccicheck.log"
 empty "coccicheck MODE=report on $DRV" "$LOG/coccicheck.log"
 
 stage "KUnit at the tip"
@@ -239,7 +239,7 @@ fi
 # --- The kselftest harness the selftests are built with (a host fix fixes
 # it): a fixture's teardown runs after a failed assertion, optimised.
 if gcc -O2 -Wall -I"$SRC/tools/testing/selftests" -o "$LOG/harness-teardown" \
-	devtools/harness-teardown.c > "$LOG/harness-teardown.log" 2>&1; then
+	"$REPO/devtools/harness-teardown.c" > "$LOG/harness-teardown.log" 2>&1; then
 	"$LOG/harness-teardown" >> "$LOG/harness-teardown.log" 2>&1
 fi
 if grep -q 'teardown ran, state 2' "$LOG/harness-teardown.log"; then
@@ -256,10 +256,10 @@ stage "drmtop from its tarball"
 # uninstalled from it.
 drmtop_standalone() {
 	local d=$BUILD/drmtop-dist v
-	v=$(cat tools/gpu/drmtop/VERSION)
+	v=$(cat "$REPO/tools/gpu/drmtop/VERSION")
 	rm -rf "$d"
 	mkdir -p "$d"
-	if ! make -s -C tools/gpu/drmtop dist DISTDIR="$d" \
+	if ! make -s -C "$REPO/tools/gpu/drmtop" dist DISTDIR="$d" \
 		> "$LOG/drmtop-dist.log" 2>&1 ||
 	   ! tar -C "$d" -xzf "$d/drmtop-$v.tar.gz" >> "$LOG/drmtop-dist.log" 2>&1; then
 		not_ok "drmtop: make dist" "$LOG/drmtop-dist.log"

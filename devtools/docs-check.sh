@@ -94,7 +94,7 @@ done > "$LOG/docs-uapi.log"
 # tree (for the paths it checks) whose git index holds our files, as
 # copies. In a man page a hyphen is written "\-", which the checker
 # takes for the end of a path: those copies have plain hyphens.
-added=$(cd "$REPO" && devtools/stack.py list-files)
+added=$("$REPO/devtools/stack.py" --repo "$TREE" list-files)
 tree=$(mktemp -d)
 trap 'rm -rf "$tree"' EXIT
 cp -al "$SRC/." "$tree/"

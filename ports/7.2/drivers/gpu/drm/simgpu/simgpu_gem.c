@@ -655,7 +655,7 @@ int simgpu_ioctl_gem_madvise(struct drm_device *drm, void *data,
 	if (ret)
 		goto out;
 	shmem = to_drm_gem_shmem_obj(obj);
-	args->retained = drm_gem_shmem_madvise(shmem, args->madv);
+	args->retained = drm_gem_shmem_madvise_locked(shmem, args->madv);
 	mutex_lock(&sdev->purge_lock);
 	if (args->retained && args->madv == DRM_SIMGPU_MADV_DONTNEED)
 		purge_list_add(sdev, shmem);

@@ -313,7 +313,8 @@ static void drm_test_memory_stats_add_shared(struct kunit *test)
 
 /*
  * A driver with two regions counts each object in its region and prints
- * each region's keys, as xe and i915 do.
+ * each region's keys, as xe and i915 do; one that tells busy objects says
+ * so with DRM_GEM_OBJECT_ACTIVE, and drm-active- shows even when zero.
  */
 static void drm_test_memory_stats_add_regions(struct kunit *test)
 {
@@ -332,10 +333,11 @@ static void drm_test_memory_stats_add_regions(struct kunit *test)
 
 	mock_reset_output(mt);
 	drm_print_memory_stats(&mt->p, &stats[MOCK_SYS],
-			       DRM_GEM_OBJECT_RESIDENT |
+			       DRM_GEM_OBJECT_RESIDENT | DRM_GEM_OBJECT_ACTIVE |
 			       DRM_GEM_OBJECT_PURGEABLE, "system");
 	drm_print_memory_stats(&mt->p, &stats[MOCK_VRAM],
-			       DRM_GEM_OBJECT_RESIDENT, "vram0");
+			       DRM_GEM_OBJECT_RESIDENT | DRM_GEM_OBJECT_ACTIVE,
+			       "vram0");
 	KUNIT_EXPECT_STREQ(test, mt->buf,
 			   "drm-total-system:\t1 MiB\n"
 			   "drm-shared-system:\t0\n"
@@ -361,19 +363,20 @@ static void drm_test_memory_stats_single(struct kunit *test)
 			   "drm-purgeable-memory:\t256 KiB\n");
 }
 
-/* Without objects that tell their status, no resident or purgeable keys. */
+/*
+ * Without objects that tell their status, no resident or purgeable keys,
+ * and no drm-active- while none is busy.
+ */
 static void drm_test_memory_stats_single_no_status(struct kunit *test)
 {
 	KUNIT_EXPECT_STREQ(test, mock_show(test),
 			   "drm-total-memory:\t0\n"
-			   "drm-shared-memory:\t0\n"
-			   "drm-active-memory:\t0\n");
+			   "drm-shared-memory:\t0\n");
 
 	mock_bo_create(test, SZ_1M, MOCK_SYS, &mock_plain_bo_funcs);
 	KUNIT_EXPECT_STREQ(test, mock_show(test),
 			   "drm-total-memory:\t1 MiB\n"
-			   "drm-shared-memory:\t0\n"
-			   "drm-active-memory:\t0\n");
+			   "drm-shared-memory:\t0\n");
 }
 
 static int drm_memory_stats_test_init(struct kunit *test)
