@@ -11,7 +11,7 @@
 #                      (those are listed in docs-sphinx-base.log, not counted)
 #   docs-uapi.log      each struct and enum of the uAPI header missing from
 #                      the rendered simgpu page
-#   docs-fileref.log   scripts/documentation-file-ref-check on our files
+#   docs-fileref.log   documentation-file-ref-check on our files
 #   docs-kerneldoc.log scripts/kernel-doc -none -Wall on every C file and
 #                      header the series adds
 #
@@ -37,9 +37,15 @@ htmldocs() {
 # findings TREE LOG: the warnings and errors of a build log, one a line,
 # as "file: message" without the tree's path and line numbers, so that a
 # base warning is recognised in a file our patches moved.
+# findings TREE LOG: the warnings and errors of LOG, without TREE's path
+# (as given, or with its symlinks resolved, as 7.2's Sphinx prints it) and
+# line numbers.
 findings() {
+	local real
+
+	real=$(cd "$1" && pwd -P)
 	grep -E 'WARNING|ERROR|CRITICAL|SEVERE|warning:|error:' "$2" |
-		sed -E "s|$1/||g; s|:[0-9]+:|:|g" | sort -u
+		sed -E "s|$1/||g; s|$real/||g; s|:[0-9]+:|:|g" | sort -u
 }
 
 if ! command -v sphinx-build > /dev/null; then
@@ -59,10 +65,11 @@ if [ "$(cat "$base_dir/stamp" 2>/dev/null)" != "$stamp" ]; then
 		  tail -n 20 "$base_dir/build.log"; } > "$LOG/docs-sphinx.log"
 		exit 1
 	fi
-	findings "$KERNEL_SRC" "$base_dir/build.log" > "$base_dir/warnings"
 	rm -rf "$base_dir/out"
 	echo "$stamp" > "$base_dir/stamp"
 fi
+# From the kept log each time, so that a change to findings() holds for it.
+findings "$KERNEL_SRC" "$base_dir/build.log" > "$base_dir/warnings"
 
 # --- The overlaid tree: a fresh build, so that every warning is printed.
 out=$BUILD/docs-check
@@ -106,8 +113,10 @@ cp -al "$SRC/." "$tree/"
 		*.[1-9]) sed -i 's/\\-/-/g' "$f" ;;
 		esac
 	done
-	git init -q . && git add -f -- $added &&
-		./scripts/documentation-file-ref-check --warn
+	# scripts/ in 6.12, tools/docs/ in 7.2
+	check=tools/docs/documentation-file-ref-check
+	[ -x "$check" ] || check=scripts/documentation-file-ref-check
+	git init -q . && git add -f -- $added && "./$check" --warn
 ) > "$LOG/docs-fileref.raw" 2>&1
 grep -vE "^(Warning: can't check|Finding |$)" "$LOG/docs-fileref.raw" \
 	> "$LOG/docs-fileref.log"
