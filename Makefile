@@ -72,6 +72,8 @@ HOST_PKGS	+= python3-sphinx python3-alabaster python3-yaml
 HOST_PKGS	+= git-absorb b4
 # drmtop's unit tests under clang's UBSan, which checks every bool load.
 HOST_PKGS	+= clang
+# llvm-ar, to build perf from the base tree (make perf).
+HOST_PKGS	+= llvm
 
 export REPO TREE HOST_FIXES BUILD SRC UML_OUT KUNIT_OUT BIN JOBS KERNEL_SRC VMLINUX BZIMAGE \
 	BZIMAGE_DEBUG
@@ -79,7 +81,7 @@ export REPO TREE HOST_FIXES BUILD SRC UML_OUT KUNIT_OUT BIN JOBS KERNEL_SRC VMLI
 .PHONY: all run check vm-run kernel src deps base tools series series-check \
 	stack series-export series-absorb series-squash series-each \
 	bench qemu-kernel qemu-run qemu-debug-kernel qemu-debug-run kunit \
-	headers clean distclean help fuzz docs docs-screenshots
+	headers clean distclean help fuzz docs docs-screenshots perf perf-drm
 
 all: kernel tools
 
@@ -280,6 +282,33 @@ qemu-debug-run: qemu-debug-kernel tools
 	@$(REPO)/devtools/vm-run.sh $(BZIMAGE_DEBUG) $(BIN) "$$CMD" \
 		"$$BOOTARGS"
 
+# perf from the base tree, for its own DRM PMU (tools/perf/util/drm_pmu.c,
+# 7.2 and later), which reads the fdinfo of every DRM client: make check
+# compares it with simgpu's known load in the x86_64 debug guest
+# (devtools/perf-drm.sh). Debian 12's ar aborts on perf's archives through
+# the LLVMgold plugin; llvm-ar does not. Only what perf stat needs.
+PERF_OUT	:= $(BUILD)/perf
+PERF		:= $(PERF_OUT)/perf
+PERF_OPTS	:= AR=llvm-ar NO_LIBPYTHON=1 NO_LIBPERL=1 NO_LIBTRACEEVENT=1 \
+		   NO_JEVENTS=1 NO_LIBBPF=1 NO_BPF_SKEL=1 NO_LIBDW=1 \
+		   NO_LIBUNWIND=1 NO_SLANG=1 NO_GTK2=1 NO_LIBNUMA=1 NO_LIBCAP=1 \
+		   NO_DEMANGLE=1 NO_LIBCRYPTO=1 NO_LIBZSTD=1 NO_LZMA=1 \
+		   NO_AUXTRACE=1 NO_LIBBABELTRACE=1 NO_SDT=1 NO_JVMTI=1 \
+		   NO_LIBLLVM=1 NO_CAPSTONE=1 NO_LIBPFM4=1 NO_SHELLCHECK=1
+export PERF
+
+perf: src
+	@echo "  BUILD   $(PERF)"
+	@mkdir -p $(PERF_OUT)
+	@$(MAKE) -s -C $(SRC)/tools/perf O=$(PERF_OUT) $(PERF_OPTS) \
+		> $(PERF_OUT)/build.log 2>&1 || \
+		{ tail -n 30 $(PERF_OUT)/build.log; exit 1; }
+
+# perf's DRM PMU against simgpu's load, in the x86_64 debug guest.
+perf-drm: qemu-debug-kernel tools perf
+	@$(REPO)/devtools/vm-run.sh $(BZIMAGE_DEBUG) $(BIN) \
+		'sh $(REPO)/devtools/perf-drm.sh $(PERF)' "$$BOOTARGS"
+
 # The benchmarks run twice: in the UML guest of the tests (one CPU, the
 # debugging kernel; 1,000 processes holding simgpu fds need mem=1G) and in
 # an x86_64 guest with two vCPUs and no debugging options, emulated by
@@ -341,12 +370,17 @@ series: base
 		     "make series SIGNOFF='Your Name <you@example.org>'" >&2; \
 		exit 1; \
 	fi
-	@$(STACK_PY) generate --out $(BUILD)/series --signoff '$(SIGNOFF)' \
-		--version "Linux $$($(MAKE) -s -C $(KERNEL_SRC) kernelversion)" \
-		--base-commit '$(BASE_COMMIT)' --copyright '$(COPYRIGHT)'
+	@ver=$$($(MAKE) -s -C $(KERNEL_SRC) kernelversion) && \
+	base='$(BASE_COMMIT)' && \
+	$(STACK_PY) generate --out $(BUILD)/series --signoff '$(SIGNOFF)' \
+		--version "Linux $$ver" --base-commit "$${base:-v$$ver}" \
+		--copyright '$(COPYRIGHT)'
 
-# BASE_COMMIT: the upstream commit the base tree is (the base-commit: line
-# of each series); the stack's own base commit is not one anyone else has.
+# BASE_COMMIT: the upstream commit the base tree is, for the base-commit:
+# line of each series (the stack's own base commit is not one anyone else
+# has): by default the release tag of the base's version, v7.2.13 say,
+# as b4 names a base; format-patch's prerequisite-patch-id: lines name the
+# patches of the series below.
 BASE_COMMIT	?=
 COPYRIGHT	?=
 
