@@ -33,15 +33,20 @@ TREE		:= $(REPO)/ports/7.2
 HOST_FIXES	:= $(TREE)/host-fixes
 BUILD		:= $(REPO)/build/7.2
 UML_CONFIGS	:= $(REPO)/devtools/uml.config $(TREE)/configs/uml.config
+X86_CONFIGS	:= $(REPO)/devtools/x86_64.config $(TREE)/configs/x86_64.config
 # 7.2's KASAN kernel reports a wild-memory-access in an interrupt taken
 # during identify_cpu() at every boot with five-level paging, which qemu's
 # "-cpu max" offers: the x86_64 guests boot with four.
 export X86_BOOTARGS := no5lvl
+# make check also runs perf's own DRM PMU (tools/perf/util/drm_pmu.c).
+export PERF_DRM := 1
+CHECK_PERF	:= perf
 else
 TREE		:= $(REPO)
 HOST_FIXES	:= $(REPO)/devtools/host-fixes
 BUILD		:= $(REPO)/build
 UML_CONFIGS	:= $(REPO)/devtools/uml.config
+X86_CONFIGS	:= $(REPO)/devtools/x86_64.config
 endif
 BASE_PKG	:= linux-source-$(BASE)
 BASE_DIR	:= $(REPO)/.base
@@ -168,7 +173,8 @@ tools: $(BIN)/vm-poweroff headers
 		[ ! -f $(TREE)/$$d/Makefile ] || \
 		$(MAKE) -s -C $(TREE)/$$d OUTPUT=$(BIN)/ \
 			MANDIR=$(BUILD)/man \
-			KHDR_INCLUDES="-isystem $(HDR)" || exit 1; \
+			KHDR_INCLUDES="-isystem $(HDR)" \
+			TOOLS_INCLUDE=$(SRC)/tools/include || exit 1; \
 	done
 	@$(MAKE) -s -C $(SRC)/tools/testing/selftests TARGETS=$(KSFT_TARGET) \
 		KHDR_INCLUDES="-isystem $(HDR)" >/dev/null
@@ -239,7 +245,7 @@ kunit: src
 
 # The selftests on two CPUs run in the x86_64 guest with debugging options;
 # the one without them is for the benchmarks only.
-check: kernel qemu-debug-kernel tools
+check: kernel qemu-debug-kernel tools $(CHECK_PERF)
 	@$(REPO)/devtools/check.sh
 
 # --- the SMP guests: x86_64, two vCPUs, in QEMU ------------------------------
@@ -249,8 +255,8 @@ X86_OUT		:= $(BUILD)/x86
 XMAKE		:= $(MAKE) -s -C $(SRC) O=$(X86_OUT) ARCH=x86_64 -j$(JOBS)
 BZIMAGE		:= $(X86_OUT)/arch/x86/boot/bzImage
 
-$(X86_OUT)/.config: $(REPO)/devtools/x86_64.config | src
-	@$(REPO)/devtools/make-config.sh $(SRC) $(X86_OUT) x86_64 tinyconfig $<
+$(X86_OUT)/.config: $(X86_CONFIGS) | src
+	@$(REPO)/devtools/make-config.sh $(SRC) $(X86_OUT) x86_64 tinyconfig $^
 
 qemu-kernel: src $(X86_OUT)/.config
 	@echo "  BUILD   $(BZIMAGE)"
@@ -267,8 +273,8 @@ X86_DEBUG_OUT	:= $(BUILD)/x86-debug
 XDMAKE		:= $(MAKE) -s -C $(SRC) O=$(X86_DEBUG_OUT) ARCH=x86_64 -j$(JOBS)
 BZIMAGE_DEBUG	:= $(X86_DEBUG_OUT)/arch/x86/boot/bzImage
 
-$(X86_DEBUG_OUT)/.config: $(REPO)/devtools/x86_64.config \
-			  $(REPO)/devtools/x86_64-debug.config | src
+$(X86_DEBUG_OUT)/.config: $(X86_CONFIGS) $(REPO)/devtools/x86_64-debug.config \
+			  | src
 	@$(REPO)/devtools/make-config.sh $(SRC) $(X86_DEBUG_OUT) x86_64 \
 		tinyconfig $^
 

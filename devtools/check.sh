@@ -415,6 +415,21 @@ esac
 drmtop_guest "$BZIMAGE_DEBUG" smp-drmtop.log \
 	"the x86_64 debug guest with 2 CPUs"
 
+if [ "${PERF_DRM:-}" = 1 ]; then
+	stage "perf's DRM PMU in the x86_64 debug guest"
+	# perf from the base tree reads every client's fdinfo with its own
+	# DRM PMU: a consumer of our keys that we did not write.
+	"$REPO/devtools/vm-run.sh" "$BZIMAGE_DEBUG" "$BIN" \
+		"sh $REPO/devtools/perf-drm.sh $PERF" > "$LOG/perf-drm.log" 2>&1
+	status=$?
+	tap "perf's DRM PMU reads simgpu's load" "$LOG/perf-drm.log"
+	case $status in
+	0) ;;
+	124|125|126) not_ok "perf's DRM PMU run: no kernel report, simgpu loads and unloads (exit $status)" "$LOG/perf-drm.log" ;;
+	*) not_ok "perf's DRM PMU run: exit status $status" "$LOG/perf-drm.log" ;;
+	esac
+fi
+
 stage "the wrap test in the VM"
 # The 32-bit CTX_TIMESTAMP wraps every 4.3 s at a 1 GHz reference clock:
 # the harness runs the one test, which must not skip.

@@ -58,6 +58,10 @@ for d in "$repo" "$(pwd)"; do
 	esac
 done
 cd "$(pwd)"
+# Every modprobe of the guest, a test's that loads simgpu again included,
+# finds the modules in moddir (the root has no /lib/modules of the guest's
+# kernel, and is read-only).
+[ -z "$moddir" ] || export MODPROBE_OPTIONS="-d $moddir"
 # modprobe takes the module's options from the kernel command line. A
 # failed load skips the command, not the kernel report below.
 rc=126
