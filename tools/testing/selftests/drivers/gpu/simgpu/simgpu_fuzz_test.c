@@ -1295,15 +1295,22 @@ static void op_syncobj_fd_to_handle(struct thr *t)
 		keep(t, from, T_SYNCFD, it.a, it.size, it.gen);
 }
 
-/* Handles of syncobjs, and how many: sometimes an absurd count */
+/*
+ * Handles of syncobjs, and how many: sometimes an absurd count. The @max
+ * entries of @h hold up to @max - 1 handles and a 0 after them, which no
+ * syncobj has: the kernel stops there whatever the count says, instead of
+ * taking what follows @h on the stack for handles and, if they are valid,
+ * writing as many points (QUERY) past the caller's array.
+ */
 static uint32_t syncobj_array(struct thr *t, struct fctx *c, uint32_t *h,
 			      unsigned int max, __u64 *ptr)
 {
-	unsigned int i, n = 1 + rn(t, max);
+	unsigned int i, n = 1 + rn(t, max - 1);
 	uint32_t count;
 
 	for (i = 0; i < n; i++)
 		h[i] = pick_handle(t, c, T_SYNCOBJ);
+	h[n] = 0;
 	*ptr = fuzz_ptr(t, h, 10);
 	if (chance(t, 85))
 		return n;
@@ -1315,7 +1322,7 @@ static void op_syncobj_wait(struct thr *t)
 {
 	struct fctx *c = pick_ctx(t);
 	struct drm_syncobj_wait w = {};
-	uint32_t h[4];
+	uint32_t h[5];
 	bool vol;
 	int fd = pick_fd(t, c, &vol);
 
@@ -1332,7 +1339,7 @@ static void op_syncobj_array(struct thr *t, enum fuzz_op op, unsigned long req)
 {
 	struct fctx *c = pick_ctx(t);
 	struct drm_syncobj_array a = { .pad = fuzz_mbz(t) };
-	uint32_t h[4];
+	uint32_t h[5];
 	bool vol;
 	int fd = pick_fd(t, c, &vol);
 
@@ -1355,7 +1362,7 @@ static void op_syncobj_timeline_wait(struct thr *t)
 	struct fctx *c = pick_ctx(t);
 	struct drm_syncobj_timeline_wait w = {};
 	uint64_t points[4];
-	uint32_t h[4], i;
+	uint32_t h[5], i;
 	bool vol;
 	int fd = pick_fd(t, c, &vol);
 
@@ -1377,7 +1384,7 @@ static void op_syncobj_timeline_array(struct thr *t, enum fuzz_op op,
 	struct fctx *c = pick_ctx(t);
 	struct drm_syncobj_timeline_array a = {};
 	uint64_t points[4];
-	uint32_t h[4], i;
+	uint32_t h[5], i;
 	bool vol;
 	int fd = pick_fd(t, c, &vol);
 
