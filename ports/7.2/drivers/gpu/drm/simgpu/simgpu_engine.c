@@ -127,7 +127,7 @@ static void engine_head_started(struct simgpu_engine *eng)
 		return;
 	head->started = true;
 	head->start_ts = engine_timestamp(eng);
-	mod_delayed_work(system_percpu_wq, &eng->limit_work,
+	mod_delayed_work(system_dfl_wq, &eng->limit_work,
 			 nsecs_to_jiffies(eng->sdev->max_job_ns) + 1);
 }
 
@@ -166,7 +166,7 @@ static void engine_limit_work(struct work_struct *work)
 	left = engine_head_time_left(eng);
 	/* The GPU's clock is not the one of the work: not quite there yet */
 	if (left && left != U64_MAX)
-		mod_delayed_work(system_percpu_wq, &eng->limit_work,
+		mod_delayed_work(system_dfl_wq, &eng->limit_work,
 				 nsecs_to_jiffies(left) + 1);
 	spin_unlock_irqrestore(&eng->lock, flags);
 
@@ -492,7 +492,7 @@ VISIBLE_IF_KUNIT bool simgpu_engine_check_hang(struct simgpu_engine *eng,
 	 * Past its limit but not the one running at this instant: look
 	 * again at the next tick, not only at the next job timeout
 	 */
-	mod_delayed_work(system_percpu_wq, &eng->limit_work, 1);
+	mod_delayed_work(system_dfl_wq, &eng->limit_work, 1);
 	return false;
 }
 

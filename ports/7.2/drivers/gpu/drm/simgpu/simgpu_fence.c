@@ -34,12 +34,12 @@
  * &dma_fence_ops.wait, so dma_fence_signal() drops them: from then on the
  * fence belongs to the DMA fence core, which names it through
  * dma_fence_driver_name() and dma_fence_timeline_name() and frees it with
- * kfree_rcu(). Every job completes or fails before its device is
- * released, so every out fence has signalled by the time the module can
- * go, and unloading it waits for an RCU grace period, after which no
- * reader of the ops is left. Userspace may keep a sync_file of a job as
- * long as it likes: neither unbinding the driver nor unloading the module
- * waits for it.
+ * kfree_rcu(). A job's exec queue holds the module until the job is done
+ * (see "simgpu exec queues"), so every out fence has signalled by the time
+ * the module can go, and unloading it waits for an RCU grace period, after
+ * which no reader of the ops is left. Userspace may keep a sync_file of a
+ * job as long as it likes: neither unbinding the driver nor unloading the
+ * module waits for it.
  *
  * The out fence is on the finished fence's timeline (same context and
  * seqno), the only fence of that timeline outside the driver: the
