@@ -86,9 +86,10 @@ kill $load 2> /dev/null
 # simgpu-load exits 0 on SIGTERM
 wait $load
 
-# ratios CSV A B: per interval, 100 * (A's count) / (B's count), where A
-# and B are running totals (drm: delta between intervals) or counts per
-# interval (pmu: as printed). The interval's timestamp, as printed, is
+# ratios CSV A B TOTALS: per interval of at least half a second, 100 *
+# (A's count) / (B's count), where A and B are running totals (TOTALS 1,
+# drm: the difference from the interval before) or counts per interval
+# (TOTALS 0, pmu: as printed). The interval's timestamp, as printed, is
 # the key: awk would round it as a number.
 ratios() {
 	awk -F';' -v a="$2" -v b="$3" -v totals="$4" '
@@ -100,6 +101,10 @@ ratios() {
 	END {
 		for (i = 0; i < nt; i++) {
 			t = ts[i]
+			# perf prints a last, partial interval when the
+			# command ends: too short to read a duty cycle in
+			if (t - (i ? ts[i - 1] : 0) < 0.5)
+				continue
 			if (totals) {
 				if (i == 0) continue
 				p = ts[i - 1]
@@ -131,7 +136,8 @@ check "perf's drm-cycles-rcs / drm-total-cycles-rcs per interval" \
 
 # drm-engine-rcs: ns busy between the first and last interval over the
 # time between them.
-awk -F';' -v e="$eng" '$4 == e { t[n] = $1; v[n++] = $2 + 0 }
+awk -F';' -v e="$eng" 'BEGIN { n = 0 }
+	$4 == e { t[n] = $1; v[n] = $2 + 0; n++ }
 	END {
 		if (n < 2 || t[n - 1] <= t[0]) exit
 		printf "%s-%s %.2f\n", t[0], t[n - 1],
