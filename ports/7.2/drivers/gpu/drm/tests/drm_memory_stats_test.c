@@ -155,8 +155,6 @@ static const struct dma_fence_ops mock_fence_ops = {
 	.get_timeline_name = mock_fence_name,
 };
 
-static DEFINE_SPINLOCK(mock_fence_lock);
-
 static void mock_fence_signal(void *data)
 {
 	struct dma_fence *fence = data;
@@ -174,8 +172,8 @@ static void mock_bo_make_busy(struct kunit *test, struct mock_bo *bo)
 
 	fence = kzalloc(sizeof(*fence), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, fence);
-	dma_fence_init(fence, &mock_fence_ops, &mock_fence_lock,
-		       dma_fence_context_alloc(1), 1);
+	dma_fence_init(fence, &mock_fence_ops, NULL, dma_fence_context_alloc(1),
+		       1);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, mock_fence_signal,
 							fence), 0);
 
