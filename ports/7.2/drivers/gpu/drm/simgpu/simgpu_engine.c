@@ -385,7 +385,8 @@ static struct dma_fence *simgpu_run_job(struct drm_sched_job *sched_job)
 		return NULL;
 	}
 
-	simgpu_fence_init(job->hw_fence, queue->fence_context, job->seqno);
+	simgpu_fence_init(job->hw_fence, &eng->fence_lock,
+			  queue->fence_context, job->seqno);
 	job->hw_fence_armed = true;
 
 	ctx_addr = simgpu_ctx_submit(queue->ctx, job->seqno);
@@ -678,6 +679,7 @@ int simgpu_engines_init(struct simgpu_device *sdev)
 			snprintf(eng->name, sizeof(eng->name), "%s%u",
 				 simgpu_class_names[class], inst);
 			spin_lock_init(&eng->lock);
+			spin_lock_init(&eng->fence_lock);
 			raw_spin_lock_init(&eng->sample_lock);
 			INIT_LIST_HEAD(&eng->inflight);
 			INIT_DELAYED_WORK(&eng->limit_work, engine_limit_work);

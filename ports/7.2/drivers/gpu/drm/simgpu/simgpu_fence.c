@@ -78,16 +78,16 @@ struct simgpu_fence *simgpu_fence_alloc(void)
 /**
  * simgpu_fence_init - initialise a preallocated hardware fence
  * @fence: the fence from simgpu_fence_alloc()
+ * @lock: the spinlock signalling is serialised by
  * @context: the fence context of the exec queue
  * @seqno: the job's hardware seqno
  *
- * The fence has its own lock (the fence's inline one); the engine's lock
- * serialises its signalling with the rest of the engine's. Does not
- * allocate, can be called in the fence signalling path.
+ * Does not allocate, can be called in the fence signalling path.
  */
-void simgpu_fence_init(struct simgpu_fence *fence, u64 context, u64 seqno)
+void simgpu_fence_init(struct simgpu_fence *fence, spinlock_t *lock,
+		       u64 context, u64 seqno)
 {
-	dma_fence_init(&fence->base, &simgpu_fence_ops, NULL, context, seqno);
+	dma_fence_init(&fence->base, &simgpu_fence_ops, lock, context, seqno);
 }
 
 static struct simgpu_out_fence *to_simgpu_out_fence(struct dma_fence *fence)

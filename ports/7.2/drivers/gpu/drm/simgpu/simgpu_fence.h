@@ -37,7 +37,8 @@ struct simgpu_out_fence {
 };
 
 struct simgpu_fence *simgpu_fence_alloc(void);
-void simgpu_fence_init(struct simgpu_fence *fence, u64 context, u64 seqno);
+void simgpu_fence_init(struct simgpu_fence *fence, spinlock_t *lock,
+		       u64 context, u64 seqno);
 
 struct simgpu_out_fence *simgpu_out_fence_alloc(void);
 struct dma_fence *simgpu_out_fence_init(struct simgpu_out_fence *out,
