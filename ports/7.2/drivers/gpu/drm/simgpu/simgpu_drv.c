@@ -73,7 +73,7 @@ static int simgpu_open(struct drm_device *drm, struct drm_file *file)
 {
 	struct simgpu_file *sfile;
 
-	sfile = kzalloc(sizeof(*sfile), GFP_KERNEL);
+	sfile = kzalloc_obj(*sfile);
 	if (!sfile)
 		return -ENOMEM;
 

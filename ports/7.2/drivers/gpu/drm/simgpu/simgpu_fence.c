@@ -72,7 +72,7 @@ static const struct dma_fence_ops simgpu_fence_ops = {
  */
 struct simgpu_fence *simgpu_fence_alloc(void)
 {
-	return kzalloc(sizeof(struct simgpu_fence), GFP_KERNEL_ACCOUNT);
+	return kzalloc_obj(struct simgpu_fence, GFP_KERNEL_ACCOUNT);
 }
 
 /**
@@ -129,7 +129,7 @@ static void simgpu_out_fence_cb(struct dma_fence *finished,
  */
 struct simgpu_out_fence *simgpu_out_fence_alloc(void)
 {
-	return kzalloc(sizeof(struct simgpu_out_fence), GFP_KERNEL_ACCOUNT);
+	return kzalloc_obj(struct simgpu_out_fence, GFP_KERNEL_ACCOUNT);
 }
 
 /**

@@ -297,7 +297,7 @@ struct drm_gem_object *simgpu_gem_create_object(struct drm_device *drm,
 {
 	struct simgpu_bo *bo;
 
-	bo = kzalloc(sizeof(*bo), GFP_KERNEL_ACCOUNT);
+	bo = kzalloc_obj(*bo, GFP_KERNEL_ACCOUNT);
 	if (!bo)
 		return ERR_PTR(-ENOMEM);
 

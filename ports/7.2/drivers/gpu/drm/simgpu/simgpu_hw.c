@@ -1957,7 +1957,7 @@ struct simgpu_hw *simgpu_hw_create(const struct simgpu_hw_config *cfg,
 		if (cfg->instances[class] > SIMGPU_MAX_INSTANCES)
 			return ERR_PTR(-EINVAL);
 
-	hw = kzalloc(sizeof(*hw), GFP_KERNEL);
+	hw = kzalloc_obj(*hw);
 	if (!hw)
 		return ERR_PTR(-ENOMEM);
 
@@ -1972,7 +1972,7 @@ struct simgpu_hw *simgpu_hw_create(const struct simgpu_hw_config *cfg,
 
 	for (class = 0; class < SIMGPU_MAX_CLASSES; class++) {
 		for (inst = 0; inst < cfg->instances[class]; inst++) {
-			e = kzalloc(sizeof(*e), GFP_KERNEL);
+			e = kzalloc_obj(*e);
 			if (!e) {
 				simgpu_hw_destroy(hw);
 				return ERR_PTR(-ENOMEM);

@@ -880,7 +880,7 @@ int simgpu_ioctl_observation_open(struct drm_device *drm, void *data,
 	if (ret)
 		return ret;
 
-	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	s = kzalloc_obj(*s);
 	if (!s)
 		return -ENOMEM;
 	drm_dev_get(drm);
@@ -1010,7 +1010,7 @@ int simgpu_observation_init(struct simgpu_device *sdev)
 	return drmm_mutex_init(&sdev->drm, &sdev->obs.lock);
 }
 
-static struct ctl_table simgpu_obs_sysctl[] = {
+static const struct ctl_table simgpu_obs_sysctl[] = {
 	{
 		.procname = "observation_paranoid",
 		.data = &simgpu_observation_paranoid,

@@ -244,7 +244,7 @@ int simgpu_ioctl_exec_queue_create(struct drm_device *drm, void *data,
 	if (WARN_ON_ONCE(!simgpu_queue_wq))
 		return -ENODEV;
 
-	queue = kzalloc(sizeof(*queue), GFP_KERNEL_ACCOUNT);
+	queue = kzalloc_obj(*queue, GFP_KERNEL_ACCOUNT);
 	if (!queue)
 		return -ENOMEM;
 

@@ -123,7 +123,7 @@ static struct mock_bo *mock_bo_create(struct kunit *test, size_t size,
 	u32 handle;
 	int ret;
 
-	bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+	bo = kzalloc_obj(*bo);
 	KUNIT_ASSERT_NOT_NULL(test, bo);
 	bo->base.funcs = funcs;
 	bo->region = region;
@@ -170,7 +170,7 @@ static void mock_bo_make_busy(struct kunit *test, struct mock_bo *bo)
 	struct dma_fence *fence;
 	int ret;
 
-	fence = kzalloc(sizeof(*fence), GFP_KERNEL);
+	fence = kzalloc_obj(*fence);
 	KUNIT_ASSERT_NOT_NULL(test, fence);
 	dma_fence_init(fence, &mock_fence_ops, NULL, dma_fence_context_alloc(1),
 		       1);
