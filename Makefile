@@ -80,8 +80,8 @@ HOST_PKGS	+= clang
 # llvm-ar, to build perf from the base tree (make perf).
 HOST_PKGS	+= llvm
 
-export REPO TREE HOST_FIXES BUILD SRC UML_OUT KUNIT_OUT BIN JOBS KERNEL_SRC VMLINUX BZIMAGE \
-	BZIMAGE_DEBUG
+export REPO TREE HOST_FIXES BUILD SRC UML_OUT KUNIT_OUT BIN JOBS KERNEL_SRC \
+	VMLINUX BZIMAGE BZIMAGE_DEBUG
 
 .PHONY: all run check vm-run kernel src deps base tools series series-check \
 	stack series-export series-absorb series-squash series-each \

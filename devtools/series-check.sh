@@ -23,6 +23,7 @@ rm -rf "$tree" "$BUILD/series-index"
 cp -al "$KERNEL_SRC" "$tree"
 # The fixes the base needs on the machines we test on (not in the series).
 for d in "$HOST_FIXES"/*.diff; do
+	[ -f "$d" ] || continue	# a base that needs none
 	patch -s -p1 -d "$tree" --no-backup-if-mismatch < "$d"
 done
 G() {

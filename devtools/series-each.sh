@@ -89,6 +89,7 @@ if [ ! -f "$tree/.simgpu-base" ] ||
 	rm -rf "$tree" "$out" "$hdr"
 	cp -al "$KERNEL_SRC" "$tree"
 	for d in "$HOST_FIXES"/*.diff; do
+		[ -f "$d" ] || continue	# a base that needs none
 		patch -s -p1 -d "$tree" --no-backup-if-mismatch < "$d"
 	done
 	echo "$KERNEL_SRC" > "$tree/.simgpu-base"
