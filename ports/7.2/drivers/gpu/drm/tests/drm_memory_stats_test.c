@@ -362,6 +362,29 @@ static void drm_test_memory_stats_single(struct kunit *test)
 }
 
 /*
+ * An object whose status callback says it is active while its fences are
+ * idle: drm_show_memory_stats() goes by the fences, so the object counts as
+ * purgeable and not as active, while drm-active- shows, as the callback
+ * says the driver tracks it.
+ */
+static void drm_test_memory_stats_single_status_active(struct kunit *test)
+{
+	struct mock_bo *bo;
+
+	bo = mock_bo_create(test, SZ_64K, MOCK_SYS, &mock_bo_funcs);
+	bo->status = DRM_GEM_OBJECT_RESIDENT | DRM_GEM_OBJECT_ACTIVE |
+		     DRM_GEM_OBJECT_PURGEABLE;
+	bo->rss = SZ_64K;
+
+	KUNIT_EXPECT_STREQ(test, mock_show(test),
+			   "drm-total-memory:\t64 KiB\n"
+			   "drm-shared-memory:\t0\n"
+			   "drm-active-memory:\t0\n"
+			   "drm-resident-memory:\t64 KiB\n"
+			   "drm-purgeable-memory:\t64 KiB\n");
+}
+
+/*
  * Without objects that tell their status, no resident or purgeable keys,
  * and no drm-active- while none is busy.
  */
@@ -411,6 +434,7 @@ static struct kunit_case drm_memory_stats_tests[] = {
 	KUNIT_CASE(drm_test_memory_stats_add_regions),
 	KUNIT_CASE(drm_test_memory_stats_single),
 	KUNIT_CASE(drm_test_memory_stats_single_no_status),
+	KUNIT_CASE(drm_test_memory_stats_single_status_active),
 	{}
 };
 
