@@ -41,12 +41,16 @@ export X86_BOOTARGS := no5lvl
 # make check also runs perf's own DRM PMU (tools/perf/util/drm_pmu.c).
 export PERF_DRM := 1
 CHECK_PERF	:= perf
+# kunit.py's UML config has KUNIT_UML_PCI: no virtio device ID to give.
+KUNIT_UML_PCI	:=
 else
 TREE		:= $(REPO)
 HOST_FIXES	:= $(REPO)/devtools/host-fixes
 BUILD		:= $(REPO)/build
 UML_CONFIGS	:= $(REPO)/devtools/uml.config
 X86_CONFIGS	:= $(REPO)/devtools/x86_64.config
+# kunit.py's UML config has PCI over virtio, which needs a device ID.
+KUNIT_UML_PCI	:= --kconfig_add CONFIG_UML_PCI_OVER_VIRTIO_DEVICE_ID=1234
 endif
 BASE_PKG	:= linux-source-$(BASE)
 BASE_DIR	:= $(REPO)/.base
@@ -218,12 +222,8 @@ fuzz: kernel tools
 # --- tests --------------------------------------------------------------------
 # UML-only options, as arguments: the .kunitconfig stays arch-neutral
 # (series-each.sh takes KUNIT_UML too). The larger stacks are for
-# devtools/host-fixes/um-xstate-size.diff; kunit.py's UML config of 6.12
-# has PCI over virtio, which needs a device ID (7.2's has KUNIT_UML_PCI).
-KUNIT_UML	:= --kconfig_add CONFIG_KERNEL_STACK_ORDER=4
-ifneq ($(BASE),7.2)
-KUNIT_UML	+= --kconfig_add CONFIG_UML_PCI_OVER_VIRTIO_DEVICE_ID=1234
-endif
+# devtools/host-fixes/um-xstate-size.diff; KUNIT_UML_PCI is the base's.
+KUNIT_UML	:= --kconfig_add CONFIG_KERNEL_STACK_ORDER=4 $(KUNIT_UML_PCI)
 KUNIT_FLAGS	:= --arch=um --kunitconfig=drivers/gpu/drm/simgpu/.kunitconfig \
 		   --kunitconfig=drivers/gpu/drm/tests/.kunitconfig \
 		   --build_dir=$(KUNIT_OUT) $(KUNIT_UML)

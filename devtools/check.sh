@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # check.sh: every test and static check of the project, run by "make check"
-# (which exports REPO TREE HOST_FIXES BUILD SRC UML_OUT KUNIT_OUT BIN JOBS KERNEL_SRC
-# VMLINUX BZIMAGE_DEBUG and has built both kernels and the tools).
+# (which exports REPO TREE HOST_FIXES BUILD SRC UML_OUT KUNIT_OUT BIN JOBS
+# KERNEL_SRC VMLINUX BZIMAGE_DEBUG and has built both kernels and the tools).
 #
 # Each check prints "ok - NAME" or "not ok - NAME" (with the end of its log);
 # test suites count one check per test case. The last line is
