@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# simgpu: a kernel patch series kept as an overlay of a Linux 6.12 tree.
+# simgpu: a kernel patch series kept as an overlay of a Linux 7.2 tree.
 #
 #   make run          build, boot simgpu in UML and x86_64, run a load, show
 #                     fdinfo, drmtop and perf stat of the PMU
@@ -19,39 +19,19 @@
 #   make docs         the rendered pages of our documentation in build/docs/
 #
 # KERNEL_SRC=/path/to/linux uses your own (clean) tree instead of Debian's
-# linux-source-6.12.
+# linux-source-7.2.
 
 REPO		:= $(CURDIR)
 # The base: Debian's linux-source-$(BASE), from the machine's apt sources
 # or Debian's unstable suite (devtools/fetch-base.sh).
-BASE		?= 6.12
-# TREE holds series/ and the files the series add. The series is moving
-# to Linux 7.2: until it is done, BASE=7.2 builds and checks the rebased
-# series of ports/7.2 (with its own host fixes) in build/7.2, beside 6.12.
-ifeq ($(BASE),7.2)
-TREE		:= $(REPO)/ports/7.2
-HOST_FIXES	:= $(TREE)/host-fixes
-BUILD		:= $(REPO)/build/7.2
-UML_CONFIGS	:= $(REPO)/devtools/uml.config $(TREE)/configs/uml.config
-X86_CONFIGS	:= $(REPO)/devtools/x86_64.config $(TREE)/configs/x86_64.config
+BASE		:= 7.2
+# TREE holds series/ and the files the series add.
+TREE		:= $(REPO)
+BUILD		:= $(REPO)/build
 # 7.2's KASAN kernel reports a wild-memory-access in an interrupt taken
 # during identify_cpu() at every boot with five-level paging, which qemu's
 # "-cpu max" offers: the x86_64 guests boot with four.
 export X86_BOOTARGS := no5lvl
-# make check also runs perf's own DRM PMU (tools/perf/util/drm_pmu.c).
-export PERF_DRM := 1
-CHECK_PERF	:= perf
-# kunit.py's UML config has KUNIT_UML_PCI: no virtio device ID to give.
-KUNIT_UML_PCI	:=
-else
-TREE		:= $(REPO)
-HOST_FIXES	:= $(REPO)/devtools/host-fixes
-BUILD		:= $(REPO)/build
-UML_CONFIGS	:= $(REPO)/devtools/uml.config
-X86_CONFIGS	:= $(REPO)/devtools/x86_64.config
-# kunit.py's UML config has PCI over virtio, which needs a device ID.
-KUNIT_UML_PCI	:= --kconfig_add CONFIG_UML_PCI_OVER_VIRTIO_DEVICE_ID=1234
-endif
 BASE_PKG	:= linux-source-$(BASE)
 BASE_DIR	:= $(REPO)/.base
 ifeq ($(KERNEL_SRC),)
@@ -84,7 +64,7 @@ HOST_PKGS	+= clang
 # llvm-ar, to build perf from the base tree (make perf).
 HOST_PKGS	+= llvm
 
-export REPO TREE HOST_FIXES BUILD SRC UML_OUT KUNIT_OUT BIN JOBS KERNEL_SRC \
+export REPO TREE BUILD SRC UML_OUT KUNIT_OUT BIN JOBS KERNEL_SRC \
 	VMLINUX BZIMAGE BZIMAGE_DEBUG
 
 .PHONY: all run check vm-run kernel src deps base tools series series-check \
@@ -142,10 +122,9 @@ endif
 
 # --- the overlaid tree and the UML kernel ------------------------------------
 src: base
-	@$(REPO)/devtools/prepare-src.sh $(KERNEL_SRC) $(SRC) $(TREE) \
-		$(HOST_FIXES)
+	@$(REPO)/devtools/prepare-src.sh $(KERNEL_SRC) $(SRC) $(TREE)
 
-$(UML_OUT)/.config: $(UML_CONFIGS) | src
+$(UML_OUT)/.config: $(REPO)/devtools/uml.config | src
 	@$(REPO)/devtools/make-config.sh $(SRC) $(UML_OUT) um defconfig $^
 
 kernel: src $(UML_OUT)/.config
@@ -222,16 +201,16 @@ fuzz: kernel tools
 # --- tests --------------------------------------------------------------------
 # UML-only options, as arguments: the .kunitconfig stays arch-neutral
 # (series-each.sh takes KUNIT_UML too). The larger stacks are for
-# devtools/host-fixes/um-xstate-size.diff; KUNIT_UML_PCI is the base's.
-KUNIT_UML	:= --kconfig_add CONFIG_KERNEL_STACK_ORDER=4 $(KUNIT_UML_PCI)
+# the host's XSAVE area in UML's signal frames (devtools/uml.config).
+KUNIT_UML	:= --kconfig_add CONFIG_KERNEL_STACK_ORDER=4
 KUNIT_FLAGS	:= --arch=um --kunitconfig=drivers/gpu/drm/simgpu/.kunitconfig \
 		   --kunitconfig=drivers/gpu/drm/tests/.kunitconfig \
 		   --build_dir=$(KUNIT_OUT) $(KUNIT_UML)
 # The suites that run, one boot per glob (kunit.py takes one): simgpu's and,
 # of the DRM core's, the ones of the series' changes: the drm_file.c helpers,
-# the syncobj ioctls' handle counts and the seq_file printer. The other DRM core suites WARN on
-# purpose or by known 6.12 bugs (drm_connector, drm_gem_shmem), and any
-# kernel warning fails "make check".
+# the syncobj ioctls' handle counts and the seq_file printer. The other
+# DRM core suites test code the series does not change, and any kernel
+# warning of theirs would fail "make check".
 KUNIT_GLOBS	:= simgpu* drm_memory_stats drm_syncobj drm_print
 export KUNIT_FLAGS KUNIT_UML KUNIT_GLOBS
 
@@ -245,7 +224,7 @@ kunit: src
 
 # The selftests on two CPUs run in the x86_64 guest with debugging options;
 # the one without them is for the benchmarks only.
-check: kernel qemu-debug-kernel tools $(CHECK_PERF)
+check: kernel qemu-debug-kernel tools perf
 	@$(REPO)/devtools/check.sh
 
 # --- the SMP guests: x86_64, two vCPUs, in QEMU ------------------------------
@@ -255,7 +234,7 @@ X86_OUT		:= $(BUILD)/x86
 XMAKE		:= $(MAKE) -s -C $(SRC) O=$(X86_OUT) ARCH=x86_64 -j$(JOBS)
 BZIMAGE		:= $(X86_OUT)/arch/x86/boot/bzImage
 
-$(X86_OUT)/.config: $(X86_CONFIGS) | src
+$(X86_OUT)/.config: $(REPO)/devtools/x86_64.config | src
 	@$(REPO)/devtools/make-config.sh $(SRC) $(X86_OUT) x86_64 tinyconfig $^
 
 qemu-kernel: src $(X86_OUT)/.config
@@ -273,7 +252,8 @@ X86_DEBUG_OUT	:= $(BUILD)/x86-debug
 XDMAKE		:= $(MAKE) -s -C $(SRC) O=$(X86_DEBUG_OUT) ARCH=x86_64 -j$(JOBS)
 BZIMAGE_DEBUG	:= $(X86_DEBUG_OUT)/arch/x86/boot/bzImage
 
-$(X86_DEBUG_OUT)/.config: $(X86_CONFIGS) $(REPO)/devtools/x86_64-debug.config \
+$(X86_DEBUG_OUT)/.config: $(REPO)/devtools/x86_64.config \
+			  $(REPO)/devtools/x86_64-debug.config \
 			  | src
 	@$(REPO)/devtools/make-config.sh $(SRC) $(X86_DEBUG_OUT) x86_64 \
 		tinyconfig $^

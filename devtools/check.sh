@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # check.sh: every test and static check of the project, run by "make check"
-# (which exports REPO TREE HOST_FIXES BUILD SRC UML_OUT KUNIT_OUT BIN JOBS
+# (which exports REPO TREE BUILD SRC UML_OUT KUNIT_OUT BIN JOBS
 # KERNEL_SRC VMLINUX BZIMAGE_DEBUG and has built both kernels and the tools).
 #
 # Each check prints "ok - NAME" or "not ok - NAME" (with the end of its log);
@@ -236,23 +236,6 @@ else
 	ok "kunit: no kernel warning, lockdep, KASAN report"
 fi
 
-# --- The kselftest harness the selftests are built with, where a host fix
-# fixes it (6.12; upstream rewrote it in 6.16, and BASE=7.2 has no such
-# fix): a fixture's teardown runs after a failed assertion, optimised.
-if [ -f "$HOST_FIXES/kselftest-harness-teardown.diff" ]; then
-	if gcc -O2 -Wall -I"$SRC/tools/testing/selftests" \
-		-o "$LOG/harness-teardown" "$REPO/devtools/harness-teardown.c" \
-		> "$LOG/harness-teardown.log" 2>&1; then
-		"$LOG/harness-teardown" >> "$LOG/harness-teardown.log" 2>&1
-	fi
-	if grep -q 'teardown ran, state 2' "$LOG/harness-teardown.log"; then
-		ok "kselftest harness: teardown runs after a failed assertion"
-	else
-		not_ok "kselftest harness: teardown runs after a failed assertion" \
-			"$LOG/harness-teardown.log"
-	fi
-fi
-
 stage "drmtop from its tarball"
 # --- drmtop and drm-fdinfo-check, a project of their own outside the
 # series (tools/gpu/drmtop/README.md): from its own tarball, without the
@@ -419,20 +402,18 @@ esac
 drmtop_guest "$BZIMAGE_DEBUG" smp-drmtop.log \
 	"the x86_64 debug guest with 2 CPUs"
 
-if [ "${PERF_DRM:-}" = 1 ]; then
-	stage "perf's DRM PMU in the x86_64 debug guest"
-	# perf from the base tree reads every client's fdinfo with its own
-	# DRM PMU: a consumer of our keys that we did not write.
-	"$REPO/devtools/vm-run.sh" "$BZIMAGE_DEBUG" "$BIN" \
-		"sh $REPO/devtools/perf-drm.sh $PERF" > "$LOG/perf-drm.log" 2>&1
-	status=$?
-	tap "perf's DRM PMU reads simgpu's load" "$LOG/perf-drm.log"
-	case $status in
-	0) ;;
-	124|125|126) not_ok "perf's DRM PMU run: no kernel report, simgpu loads and unloads (exit $status)" "$LOG/perf-drm.log" ;;
-	*) not_ok "perf's DRM PMU run: exit status $status" "$LOG/perf-drm.log" ;;
-	esac
-fi
+stage "perf's DRM PMU in the x86_64 debug guest"
+# perf from the base tree reads every client's fdinfo with its own DRM
+# PMU: a consumer of our keys that we did not write.
+"$REPO/devtools/vm-run.sh" "$BZIMAGE_DEBUG" "$BIN" \
+	"sh $REPO/devtools/perf-drm.sh $PERF" > "$LOG/perf-drm.log" 2>&1
+status=$?
+tap "perf's DRM PMU reads simgpu's load" "$LOG/perf-drm.log"
+case $status in
+0) ;;
+124|125|126) not_ok "perf's DRM PMU run: no kernel report, simgpu loads and unloads (exit $status)" "$LOG/perf-drm.log" ;;
+*) not_ok "perf's DRM PMU run: exit status $status" "$LOG/perf-drm.log" ;;
+esac
 
 stage "the wrap test in the VM"
 # The 32-bit CTX_TIMESTAMP wraps every 4.3 s at a 1 GHz reference clock:

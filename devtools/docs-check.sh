@@ -35,11 +35,9 @@ htmldocs() {
 }
 
 # findings TREE LOG: the warnings and errors of a build log, one a line,
-# as "file: message" without the tree's path and line numbers, so that a
-# base warning is recognised in a file our patches moved.
-# findings TREE LOG: the warnings and errors of LOG, without TREE's path
-# (as given, or with its symlinks resolved, as 7.2's Sphinx prints it) and
-# line numbers.
+# as "file: message" without TREE's path (as given, or with its symlinks
+# resolved, as Sphinx prints it) and line numbers, so that a base warning
+# is recognised in a file our patches moved.
 findings() {
 	local real
 
@@ -113,10 +111,8 @@ cp -al "$SRC/." "$tree/"
 		*.[1-9]) sed -i 's/\\-/-/g' "$f" ;;
 		esac
 	done
-	# scripts/ in 6.12, tools/docs/ in 7.2
-	check=tools/docs/documentation-file-ref-check
-	[ -x "$check" ] || check=scripts/documentation-file-ref-check
-	git init -q . && git add -f -- $added && "./$check" --warn
+	git init -q . && git add -f -- $added &&
+		./tools/docs/documentation-file-ref-check --warn
 ) > "$LOG/docs-fileref.raw" 2>&1
 grep -vE "^(Warning: can't check|Finding |$)" "$LOG/docs-fileref.raw" \
 	> "$LOG/docs-fileref.log"

@@ -1,17 +1,16 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# prepare-src.sh BASE SRC TREE HOST_FIXES
+# prepare-src.sh BASE SRC TREE
 #
 # Make SRC the kernel tree the series give: a hard-linked copy of the
 # pristine BASE tree, the base files the series change as the tip of the
 # stack has them (devtools/stack.py tip: every series of series/ applied
-# with git am), the fixes of HOST_FIXES/ applied on top, and every new
-# file symlinked in from TREE at its in-tree path, so that an edit there is
-# seen by the next incremental build. TREE holds series/ and the new files:
-# the repository, or ports/<version> for a series moving to a new base.
+# with git am), and every new file symlinked in from TREE at its in-tree
+# path, so that an edit there is seen by the next incremental build. TREE
+# holds series/ and the new files: the repository.
 set -eu
-base=$1 src=$2 repo=$3 fixdir=$4
+base=$1 src=$2 repo=$3
 stack_py=$(dirname "$0")/stack.py
 
 if [ ! -f "$src/.simgpu-base" ] || [ "$(cat "$src/.simgpu-base")" != "$base" ]; then
@@ -25,37 +24,23 @@ stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 "$stack_py" --repo "$repo" --base "$base" tip --out "$stage"
 
-# The base files the series or the host fixes change: patch copies in the
-# staging tree and replace only the files whose result changed, as a file
-# rewritten with the same content would still rebuild everything that
-# includes it. The host fixes are not part of the series: they fix the
-# base kernel for the machines we test on (see the README there).
-fixes=$(ls "$fixdir"/*.diff 2>/dev/null || true)
-for d in $fixes; do
-	sed -n 's|^+++ b/\([^\t]*\).*|\1|p' "$d"
-done | sort -u > "$stage/.fixed"
-while read -r f; do
-	[ -f "$stage/$f" ] && continue
-	mkdir -p "$stage/$(dirname "$f")"
-	cp "$base/$f" "$stage/$f"
-done < "$stage/.fixed"
-for d in $fixes; do
-	patch -s -p1 -d "$stage" --no-backup-if-mismatch < "$d"
-done
 # The MAINTAINERS entries name the sender (make series); a build tree is
 # never sent and names a marked build identity.
 sed -i 's|@MAINTAINER@|simgpu build tree <build-tree@simgpu.invalid>|' \
 	"$stage/MAINTAINERS" 2>/dev/null || true
+# The base files the series change: replace only the files whose result
+# changed, as a file rewritten with the same content would still rebuild
+# everything that includes it.
 # A base file the series no longer change goes back to the base's.
 for f in $(cat "$src/.simgpu-changed" 2>/dev/null); do
-	grep -qxF "$f" "$stage/.changed" "$stage/.fixed" ||
+	grep -qxF "$f" "$stage/.changed" ||
 		cp -al --remove-destination "$base/$f" "$src/$f"
 done
-sort -u "$stage/.changed" "$stage/.fixed" | while read -r f; do
+sort -u "$stage/.changed" | while read -r f; do
 	cmp -s "$stage/$f" "$src/$f" ||
 		cp --remove-destination "$stage/$f" "$src/$f"
 done
-sort -u "$stage/.changed" "$stage/.fixed" > "$src/.simgpu-changed"
+sort -u "$stage/.changed" > "$src/.simgpu-changed"
 
 # The new files: symlinks to the repository's (stack.py check makes sure
 # they are the stack's).

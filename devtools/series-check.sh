@@ -21,11 +21,6 @@ to=${SERIES_TO:-1000000}
 	--stack "$stack" apply --force
 rm -rf "$tree" "$BUILD/series-index"
 cp -al "$KERNEL_SRC" "$tree"
-# The fixes the base needs on the machines we test on (not in the series).
-for d in "$HOST_FIXES"/*.diff; do
-	[ -f "$d" ] || continue	# a base that needs none
-	patch -s -p1 -d "$tree" --no-backup-if-mismatch < "$d"
-done
 G() {
 	GIT_INDEX_FILE=$BUILD/series-index git --git-dir="$stack/.git" \
 		--work-tree="$tree" "$@"

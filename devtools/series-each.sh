@@ -35,7 +35,7 @@
 # the log of a failure under $BUILD/each/log/. Uses its own stack, tree
 # and build directory under $BUILD/each, seeded once and incremental
 # afterwards. Run by "make check" and "make series-each", which export
-# REPO TREE HOST_FIXES BUILD JOBS KERNEL_SRC.
+# REPO TREE BUILD JOBS KERNEL_SRC.
 set -u
 W=$BUILD/each
 stack=$W/stack
@@ -81,17 +81,13 @@ kunit() {
 	exit 1
 }
 
-# The tree: a hard-linked copy of the base with the host fixes (git and
-# patch replace a file, never write into it, so the base is safe), reset
-# to the base's state where an earlier run left later patches.
+# The tree: a hard-linked copy of the base (git replaces a file, never
+# writes into it, so the base is safe), reset to the base's state where an
+# earlier run left later patches.
 if [ ! -f "$tree/.simgpu-base" ] ||
    [ "$(cat "$tree/.simgpu-base")" != "$KERNEL_SRC" ]; then
 	rm -rf "$tree" "$out" "$hdr"
 	cp -al "$KERNEL_SRC" "$tree"
-	for d in "$HOST_FIXES"/*.diff; do
-		[ -f "$d" ] || continue	# a base that needs none
-		patch -s -p1 -d "$tree" --no-backup-if-mismatch < "$d"
-	done
 	echo "$KERNEL_SRC" > "$tree/.simgpu-base"
 fi
 # The tree's own index, so that a checkout rewrites only what changed.

@@ -349,7 +349,7 @@ struct simgpu_client_usage *simgpu_client_usage_create(void)
 {
 	struct simgpu_client_usage *usage;
 
-	usage = kzalloc(sizeof(*usage), GFP_KERNEL);
+	usage = kzalloc_obj(*usage);
 	if (!usage)
 		return NULL;
 

@@ -73,7 +73,7 @@ static int simgpu_open(struct drm_device *drm, struct drm_file *file)
 {
 	struct simgpu_file *sfile;
 
-	sfile = kzalloc(sizeof(*sfile), GFP_KERNEL);
+	sfile = kzalloc_obj(*sfile);
 	if (!sfile)
 		return -ENOMEM;
 
@@ -193,7 +193,6 @@ static const struct drm_driver simgpu_driver = {
 	.fops = &simgpu_fops,
 	.name = DRIVER_NAME,
 	.desc = DRIVER_DESC,
-	.date = DRIVER_DATE,
 	.major = DRIVER_MAJOR,
 	.minor = DRIVER_MINOR,
 };

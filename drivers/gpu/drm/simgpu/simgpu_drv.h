@@ -21,7 +21,6 @@
 
 #define DRIVER_NAME	"simgpu"
 #define DRIVER_DESC	"Simulated GPU"
-#define DRIVER_DATE	"20261122"
 #define DRIVER_MAJOR	1
 #define DRIVER_MINOR	0
 

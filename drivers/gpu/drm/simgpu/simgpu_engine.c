@@ -127,7 +127,7 @@ static void engine_head_started(struct simgpu_engine *eng)
 		return;
 	head->started = true;
 	head->start_ts = engine_timestamp(eng);
-	mod_delayed_work(system_wq, &eng->limit_work,
+	mod_delayed_work(system_dfl_wq, &eng->limit_work,
 			 nsecs_to_jiffies(eng->sdev->max_job_ns) + 1);
 }
 
@@ -166,7 +166,7 @@ static void engine_limit_work(struct work_struct *work)
 	left = engine_head_time_left(eng);
 	/* The GPU's clock is not the one of the work: not quite there yet */
 	if (left && left != U64_MAX)
-		mod_delayed_work(system_wq, &eng->limit_work,
+		mod_delayed_work(system_dfl_wq, &eng->limit_work,
 				 nsecs_to_jiffies(left) + 1);
 	spin_unlock_irqrestore(&eng->lock, flags);
 
@@ -492,7 +492,7 @@ VISIBLE_IF_KUNIT bool simgpu_engine_check_hang(struct simgpu_engine *eng,
 	 * Past its limit but not the one running at this instant: look
 	 * again at the next tick, not only at the next job timeout
 	 */
-	mod_delayed_work(system_wq, &eng->limit_work, 1);
+	mod_delayed_work(system_dfl_wq, &eng->limit_work, 1);
 	return false;
 }
 
@@ -503,12 +503,14 @@ VISIBLE_IF_KUNIT bool simgpu_engine_check_hang(struct simgpu_engine *eng,
  * not fit that: without drm_sched_resubmit_jobs() (deprecated) in between,
  * drm_sched_start() cancels every job that was still running, innocent
  * ones included. So the handler parks the scheduler's workers with
- * drm_sched_wqueue_stop(), puts the timed-out job back at the head of the
- * pending list it was taken from, as drm_sched_stop() would and as v3d
- * and etnaviv do when they skip a reset, deals with
- * the hardware, and restarts the workers with drm_sched_wqueue_start(). A
- * job whose fence signalled while the workers were parked, the timed-out
- * one included, is freed once they run again.
+ * drm_sched_wqueue_stop(), deals with the hardware, and restarts the
+ * workers with drm_sched_wqueue_start(); a job whose fence signalled while
+ * they were parked is freed once they run again. The timed-out job goes
+ * back at the head of the pending list it was taken from: after a reset
+ * the handler puts it there itself, while the workers are parked, as
+ * drm_sched_stop() would, and returns DRM_GPU_SCHED_STAT_RESET; when the
+ * engine is making progress, it returns DRM_GPU_SCHED_STAT_NO_HANG and
+ * the scheduler puts the job back and restarts its timeout.
  */
 static enum drm_gpu_sched_stat
 simgpu_timedout_job(struct drm_sched_job *sched_job)
@@ -518,15 +520,12 @@ simgpu_timedout_job(struct drm_sched_job *sched_job)
 	struct drm_gpu_scheduler *sched = &eng->sched;
 	unsigned long flags;
 	LIST_HEAD(done);
+	bool reset;
 
 	drm_sched_wqueue_stop(sched);
 
-	spin_lock(&sched->job_list_lock);
-	list_add(&sched_job->list, &sched->pending_list);
-	spin_unlock(&sched->job_list_lock);
-
 	spin_lock_irqsave(&eng->lock, flags);
-	simgpu_engine_check_hang(eng, &done);
+	reset = simgpu_engine_check_hang(eng, &done);
 	/*
 	 * Before the lock is dropped: the reset lets the hardware complete
 	 * the jobs behind the guilty one at once, and their interrupt must
@@ -535,9 +534,15 @@ simgpu_timedout_job(struct drm_sched_job *sched_job)
 	simgpu_engine_signal(eng, &done);
 	spin_unlock_irqrestore(&eng->lock, flags);
 
+	if (reset) {
+		spin_lock(&sched->job_list_lock);
+		list_add(&sched_job->list, &sched->pending_list);
+		spin_unlock(&sched->job_list_lock);
+	}
+
 	drm_sched_wqueue_start(sched);
 
-	return DRM_GPU_SCHED_STAT_NOMINAL;
+	return reset ? DRM_GPU_SCHED_STAT_RESET : DRM_GPU_SCHED_STAT_NO_HANG;
 }
 
 static void simgpu_free_job(struct drm_sched_job *sched_job)

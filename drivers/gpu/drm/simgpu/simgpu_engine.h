@@ -41,7 +41,11 @@ enum simgpu_reset_cause {
  * @lock: serialises the submission port, the reset and the signalling of
  *	the hardware fences; protects @inflight. Taken from hard interrupt
  *	context. Lock order: @lock, then @fence_lock.
- * @fence_lock: lock of the hardware fences of the jobs run on the engine
+ * @fence_lock: lock of the hardware fences of the jobs run on the engine.
+ *	Not the fences' inline locks: signalling a hardware fence signals
+ *	the job's out fence (through the scheduler's finished fence), whose
+ *	lock is its inline one, and inline locks are all of one lockdep
+ *	class
  * @inflight: jobs written to the submission port and not yet signalled, in
  *	submission order, &simgpu_job.link; protected by @lock
  * @num_queues: number of exec queues placed on the engine, for the

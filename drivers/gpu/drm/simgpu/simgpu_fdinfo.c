@@ -44,7 +44,10 @@ static void show_engines(struct drm_printer *p, struct simgpu_device *sdev,
 	}
 }
 
-/* The memory regions in fdinfo: only system memory can be purged. */
+/*
+ * The memory regions in fdinfo: simgpu tells busy buffers in both (by
+ * their fences), only system memory can be purged.
+ */
 static const struct {
 	const char *name;
 	enum drm_gem_object_status supported_status;
@@ -52,11 +55,13 @@ static const struct {
 	[DRM_SIMGPU_REGION_SYSTEM] = {
 		.name = "memory",
 		.supported_status = DRM_GEM_OBJECT_RESIDENT |
+				    DRM_GEM_OBJECT_ACTIVE |
 				    DRM_GEM_OBJECT_PURGEABLE,
 	},
 	[DRM_SIMGPU_REGION_VRAM0] = {
 		.name = "vram0",
-		.supported_status = DRM_GEM_OBJECT_RESIDENT,
+		.supported_status = DRM_GEM_OBJECT_RESIDENT |
+				    DRM_GEM_OBJECT_ACTIVE,
 	},
 };
 

@@ -3,12 +3,10 @@
  * Copyright (c) 2026 @COPYRIGHT@
  */
 
-#include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
 #include "simgpu_fence.h"
-#include "simgpu_queue.h"
 
 /**
  * DOC: simgpu job fences
@@ -30,15 +28,18 @@
  *
  * What leaves is the job's out fence, &struct simgpu_out_fence, which the
  * finished fence's callback signals with the job's error. It points at
- * nothing but itself (its lock and its engine's name are its own) and the
- * module, whose code and ops it uses. Each out fence holds a reference to
- * the module until it is freed, so the module cannot be unloaded while
- * one exists (rmmod says it is in use, delete_module() fails with
- * EWOULDBLOCK); the driver can be unbound and the device freed meanwhile.
- * The release comes in any context, and the module reference must not be
- * dropped by module code that has yet to return: a work item on the
- * module's workqueue frees the fence and drops it, and module exit
- * destroys that workqueue, which waits for the work to return.
+ * nothing but itself (its lock is the fence's inline lock, its engine's
+ * name its own copy) and at the module, through its ops, until it
+ * signals. Its ops have neither &dma_fence_ops.release nor
+ * &dma_fence_ops.wait, so dma_fence_signal() drops them: from then on the
+ * fence belongs to the DMA fence core, which names it through
+ * dma_fence_driver_name() and dma_fence_timeline_name() and frees it with
+ * kfree_rcu(). A job's exec queue holds the module until the job is done
+ * (see "simgpu exec queues"), so every out fence has signalled by the time
+ * the module can go, and unloading it waits for an RCU grace period, after
+ * which no reader of the ops is left. Userspace may keep a sync_file of a
+ * job as long as it likes: neither unbinding the driver nor unloading the
+ * module waits for it.
  *
  * The out fence is on the finished fence's timeline (same context and
  * seqno), the only fence of that timeline outside the driver: the
@@ -71,7 +72,7 @@ static const struct dma_fence_ops simgpu_fence_ops = {
  */
 struct simgpu_fence *simgpu_fence_alloc(void)
 {
-	return kzalloc(sizeof(struct simgpu_fence), GFP_KERNEL_ACCOUNT);
+	return kzalloc_obj(struct simgpu_fence, GFP_KERNEL_ACCOUNT);
 }
 
 /**
@@ -99,30 +100,10 @@ static const char *simgpu_out_fence_get_timeline_name(struct dma_fence *fence)
 	return to_simgpu_out_fence(fence)->timeline;
 }
 
-static void simgpu_out_fence_free(struct work_struct *work)
-{
-	struct simgpu_out_fence *out = container_of(work,
-						    struct simgpu_out_fence,
-						    free_work);
-
-	dma_fence_free(&out->base);
-	/* Module exit waits for this function to return */
-	module_put(THIS_MODULE);
-}
-
-/* Any context, even under a spinlock: the work frees the fence */
-static void simgpu_out_fence_release(struct dma_fence *fence)
-{
-	struct simgpu_out_fence *out = to_simgpu_out_fence(fence);
-
-	INIT_WORK(&out->free_work, simgpu_out_fence_free);
-	simgpu_queue_defer(&out->free_work);
-}
-
+/* No release or wait: a signalled out fence no longer uses the module */
 static const struct dma_fence_ops simgpu_out_fence_ops = {
 	.get_driver_name = simgpu_fence_get_driver_name,
 	.get_timeline_name = simgpu_out_fence_get_timeline_name,
-	.release = simgpu_out_fence_release,
 };
 
 /* The finished fence signalled: so does the out fence, with its error */
@@ -148,7 +129,7 @@ static void simgpu_out_fence_cb(struct dma_fence *finished,
  */
 struct simgpu_out_fence *simgpu_out_fence_alloc(void)
 {
-	return kzalloc(sizeof(struct simgpu_out_fence), GFP_KERNEL_ACCOUNT);
+	return kzalloc_obj(struct simgpu_out_fence, GFP_KERNEL_ACCOUNT);
 }
 
 /**
@@ -157,8 +138,8 @@ struct simgpu_out_fence *simgpu_out_fence_alloc(void)
  * @finished: the finished fence of the armed job
  * @timeline: the name of the job's engine
  *
- * Takes a module reference, which the fence holds until it is freed. The
- * caller holds one, through the file it submits on.
+ * The fence uses the module until it signals, which it does before the
+ * job's device is released.
  *
  * Returns: the out fence, with a reference for the caller.
  */
@@ -166,10 +147,8 @@ struct dma_fence *simgpu_out_fence_init(struct simgpu_out_fence *out,
 					struct dma_fence *finished,
 					const char *timeline)
 {
-	__module_get(THIS_MODULE);
-	spin_lock_init(&out->lock);
 	strscpy(out->timeline, timeline);
-	dma_fence_init(&out->base, &simgpu_out_fence_ops, &out->lock,
+	dma_fence_init(&out->base, &simgpu_out_fence_ops, NULL,
 		       finished->context, finished->seqno);
 
 	/* A reference for the callback, dropped when it ran */

@@ -7,7 +7,6 @@
 
 #include <linux/dma-fence.h>
 #include <linux/spinlock.h>
-#include <linux/workqueue.h>
 
 /**
  * struct simgpu_fence - completion of one job on the hardware
@@ -26,19 +25,15 @@ struct simgpu_fence {
  * struct simgpu_out_fence - the fence of a job that leaves the driver
  * @base: the fence, on the timeline (context and seqno) of the job's
  *	finished fence; signalled right after it, with its error
- * @lock: the lock of @base
  * @cb: signals @base when the finished fence signalled
  * @timeline: the name of the job's engine, e.g. "rcs0"
- * @free_work: frees the fence and drops its module reference
  *
  * See "simgpu job fences".
  */
 struct simgpu_out_fence {
 	struct dma_fence base;
-	spinlock_t lock;	/* of @base */
 	struct dma_fence_cb cb;
 	char timeline[8];
-	struct work_struct free_work;
 };
 
 struct simgpu_fence *simgpu_fence_alloc(void);

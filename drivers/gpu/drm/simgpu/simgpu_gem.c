@@ -166,7 +166,8 @@ static enum drm_gem_object_status simgpu_bo_status(struct drm_gem_object *obj)
 	 */
 	if ((status & DRM_GEM_OBJECT_RESIDENT) &&
 	    READ_ONCE(bo->base.madv) == DRM_SIMGPU_MADV_DONTNEED &&
-	    !simgpu_bo_in_use(bo) && !obj->dma_buf && !obj->import_attach)
+	    !simgpu_bo_in_use(bo) && !obj->dma_buf &&
+	    !drm_gem_is_imported(obj))
 		status |= DRM_GEM_OBJECT_PURGEABLE;
 
 	return status;
@@ -244,7 +245,7 @@ static int simgpu_bo_mmap(struct drm_gem_object *obj,
 	struct simgpu_bo *bo = to_simgpu_bo(obj);
 	int ret;
 
-	if (obj->import_attach)
+	if (drm_gem_is_imported(obj))
 		return drm_gem_shmem_object_mmap(obj, vma);
 	if (is_cow_mapping(vma->vm_flags))
 		return -EINVAL;
@@ -296,7 +297,7 @@ struct drm_gem_object *simgpu_gem_create_object(struct drm_device *drm,
 {
 	struct simgpu_bo *bo;
 
-	bo = kzalloc(sizeof(*bo), GFP_KERNEL_ACCOUNT);
+	bo = kzalloc_obj(*bo, GFP_KERNEL_ACCOUNT);
 	if (!bo)
 		return ERR_PTR(-ENOMEM);
 
@@ -316,7 +317,7 @@ struct drm_gem_object *simgpu_gem_create_object(struct drm_device *drm,
  */
 bool simgpu_gem_is_native(struct drm_gem_object *obj)
 {
-	return obj->funcs == &simgpu_gem_funcs && !obj->import_attach;
+	return obj->funcs == &simgpu_gem_funcs && !drm_gem_is_imported(obj);
 }
 
 /**
@@ -369,14 +370,15 @@ static bool simgpu_bo_purgeable(struct simgpu_bo *bo)
 	struct drm_gem_object *obj = &bo->base.base;
 
 	return bo->base.madv == DRM_SIMGPU_MADV_DONTNEED &&
-	       !simgpu_bo_in_use(bo) && !obj->dma_buf && !obj->import_attach &&
+	       !simgpu_bo_in_use(bo) && !obj->dma_buf &&
+	       !drm_gem_is_imported(obj) &&
 	       dma_resv_test_signaled(obj->resv, DMA_RESV_USAGE_BOOKKEEP);
 }
 
 /*
- * drm_gem_shmem_purge() does not fit: it expects a buffer whose pages the
- * helpers hold mapped for the device (drm_gem_shmem_is_purgeable() wants
- * an sg table) and drops them. A simgpu buffer is purgeable only while
+ * drm_gem_shmem_purge_locked() does not fit: it expects a buffer whose
+ * pages the helpers hold mapped for the device (drm_gem_shmem_is_purgeable()
+ * wants an sg table) and drops them. A simgpu buffer is purgeable only while
  * nothing uses its pages, no mapping included, so what is left is the
  * helper's tail: mark it purged, free the mmap offset and truncate the
  * shmem file. The file's size goes to 0 first: the shrinker holding the
@@ -655,7 +657,7 @@ int simgpu_ioctl_gem_madvise(struct drm_device *drm, void *data,
 	if (ret)
 		goto out;
 	shmem = to_drm_gem_shmem_obj(obj);
-	args->retained = drm_gem_shmem_madvise(shmem, args->madv);
+	args->retained = drm_gem_shmem_madvise_locked(shmem, args->madv);
 	mutex_lock(&sdev->purge_lock);
 	if (args->retained && args->madv == DRM_SIMGPU_MADV_DONTNEED)
 		purge_list_add(sdev, shmem);

@@ -1957,7 +1957,7 @@ struct simgpu_hw *simgpu_hw_create(const struct simgpu_hw_config *cfg,
 		if (cfg->instances[class] > SIMGPU_MAX_INSTANCES)
 			return ERR_PTR(-EINVAL);
 
-	hw = kzalloc(sizeof(*hw), GFP_KERNEL);
+	hw = kzalloc_obj(*hw);
 	if (!hw)
 		return ERR_PTR(-ENOMEM);
 
@@ -1967,12 +1967,12 @@ struct simgpu_hw *simgpu_hw_create(const struct simgpu_hw_config *cfg,
 	atomic_set(&hw->irq_requests, 0);
 	raw_spin_lock_init(&hw->obs.lock);
 	hw->obs.timer_expires = KTIME_MAX;
-	hrtimer_init(&hw->obs.timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
-	hw->obs.timer.function = simgpu_hw_obs_timer;
+	hrtimer_setup(&hw->obs.timer, simgpu_hw_obs_timer, CLOCK_MONOTONIC,
+		      HRTIMER_MODE_ABS);
 
 	for (class = 0; class < SIMGPU_MAX_CLASSES; class++) {
 		for (inst = 0; inst < cfg->instances[class]; inst++) {
-			e = kzalloc(sizeof(*e), GFP_KERNEL);
+			e = kzalloc_obj(*e);
 			if (!e) {
 				simgpu_hw_destroy(hw);
 				return ERR_PTR(-ENOMEM);
@@ -1982,9 +1982,8 @@ struct simgpu_hw *simgpu_hw_create(const struct simgpu_hw_config *cfg,
 			raw_spin_lock_init(&e->lock);
 			seqcount_raw_spinlock_init(&e->latch_seq, &e->lock);
 			e->timer_expires = KTIME_MAX;
-			hrtimer_init(&e->timer, CLOCK_MONOTONIC,
-				     HRTIMER_MODE_ABS);
-			e->timer.function = simgpu_hw_engine_timer;
+			hrtimer_setup(&e->timer, simgpu_hw_engine_timer,
+				      CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 			hw->engines[e->id] = e;
 			hw->fuse[class] |= BIT(inst);
 		}

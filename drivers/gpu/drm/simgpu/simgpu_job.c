@@ -832,7 +832,7 @@ int simgpu_ioctl_submit(struct drm_device *drm, void *data,
 		goto err_syncs;
 	}
 
-	job = kzalloc(sizeof(*job), GFP_KERNEL_ACCOUNT);
+	job = kzalloc_obj(*job, GFP_KERNEL_ACCOUNT);
 	if (!job) {
 		simgpu_queue_put(queue);
 		ret = -ENOMEM;

@@ -880,14 +880,14 @@ int simgpu_ioctl_observation_open(struct drm_device *drm, void *data,
 	if (ret)
 		return ret;
 
-	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	s = kzalloc_obj(*s);
 	if (!s)
 		return -ENOMEM;
 	drm_dev_get(drm);
 	s->sdev = sdev;
 	s->pid = get_task_pid(current, PIDTYPE_TGID);
-	hrtimer_init(&s->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
-	s->timer.function = simgpu_obs_timer;
+	hrtimer_setup(&s->timer, simgpu_obs_timer, CLOCK_MONOTONIC,
+		      HRTIMER_MODE_REL);
 
 	ret = simgpu_obs_setup(s, to_simgpu_file(file), &a);
 	if (ret)
@@ -1010,7 +1010,7 @@ int simgpu_observation_init(struct simgpu_device *sdev)
 	return drmm_mutex_init(&sdev->drm, &sdev->obs.lock);
 }
 
-static struct ctl_table simgpu_obs_sysctl[] = {
+static const struct ctl_table simgpu_obs_sysctl[] = {
 	{
 		.procname = "observation_paranoid",
 		.data = &simgpu_observation_paranoid,

@@ -295,8 +295,7 @@ int simgpu_perfmon_job_init(struct simgpu_job *job, struct simgpu_file *sfile,
 	 */
 	BUILD_BUG_ON(SIMGPU_REPORT_SIZE != 64);
 	job->perfmon_report = kzalloc(SIMGPU_REPORT_SIZE, GFP_KERNEL_ACCOUNT);
-	job->perfmon_entry = kzalloc(sizeof(*job->perfmon_entry),
-				     GFP_KERNEL_ACCOUNT);
+	job->perfmon_entry = kzalloc_obj(*job->perfmon_entry, GFP_KERNEL_ACCOUNT);
 	if (!job->perfmon_report || !job->perfmon_entry)
 		return -ENOMEM;
 	INIT_LIST_HEAD(&job->perfmon_entry->link);
@@ -479,7 +478,7 @@ int simgpu_ioctl_perfmon_create(struct drm_device *drm, void *data,
 				return -EINVAL;
 	}
 
-	pm = kzalloc(sizeof(*pm), GFP_KERNEL_ACCOUNT);
+	pm = kzalloc_obj(*pm, GFP_KERNEL_ACCOUNT);
 	if (!pm)
 		return -ENOMEM;
 	kref_init(&pm->ref);

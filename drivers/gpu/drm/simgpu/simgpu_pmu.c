@@ -421,7 +421,7 @@ struct simgpu_pmu *simgpu_pmu_register(struct device *parent, int id)
 	struct simgpu_pmu *pmu;
 	int ret;
 
-	pmu = kzalloc(sizeof(*pmu), GFP_KERNEL);
+	pmu = kzalloc_obj(*pmu);
 	if (!pmu)
 		return ERR_PTR(-ENOMEM);
 	pmu->txn = alloc_percpu(struct simgpu_pmu_txn);

@@ -4,6 +4,7 @@
  */
 
 #include <linux/dma-fence.h>
+#include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/wait_bit.h>
 #include <linux/workqueue.h>
@@ -26,10 +27,11 @@
  *
  * The free work runs on simgpu_queue_wq, which the module owns, never on a
  * system workqueue: it may drop the last reference to the device and so run
- * the device's release, module code. Module exit waits until every queue
- * was freed, then destroys the workqueue, which also waits for the last
- * work function to return; so no work outlives the module. The jobs' out
- * fences are freed there too, see "simgpu job fences".
+ * the device's release, module code. Each queue also holds a reference to
+ * the module, which its free work drops last: while a closed file's jobs
+ * still run, the module is in use (rmmod says so), instead of its exit
+ * waiting for them. Module exit destroys the workqueue, which waits for
+ * the last work function to return; so no work outlives the module.
  */
 
 static struct workqueue_struct *simgpu_queue_wq;
@@ -64,6 +66,7 @@ static void simgpu_queue_free_work(struct work_struct *work)
 	/* Last, see simgpu_queue_module_exit() */
 	atomic_dec(&simgpu_queue_count);
 	wake_up_var(&simgpu_queue_count);
+	module_put(THIS_MODULE);
 }
 
 static void simgpu_queue_release(struct kref *ref)
@@ -119,8 +122,9 @@ long simgpu_queue_wait_freed(unsigned int n, long timeout)
  * simgpu_queue_module_exit - wait for all exec queues to be freed
  *
  * Called at module exit, once no file is open any more. The queues of
- * closed files free themselves once their last job completed; this waits
- * for them, then destroys the workqueue, which waits for the last free work
+ * closed files free themselves once their last job completed, and each
+ * holds the module until then, so none should be left; this waits for any
+ * that is, then destroys the workqueue, which waits for the last free work
  * to return from module code.
  */
 void simgpu_queue_module_exit(void)
@@ -133,7 +137,7 @@ void simgpu_queue_module_exit(void)
 /**
  * simgpu_queue_defer - run a work item on the module's workqueue
  * @work: the work, whose function may drop the last reference to an exec
- *	queue, or a reference to the module
+ *	queue
  *
  * Module exit waits for the last exec queue to be freed, then destroys the
  * workqueue, which waits for @work to return.
@@ -240,7 +244,7 @@ int simgpu_ioctl_exec_queue_create(struct drm_device *drm, void *data,
 	if (WARN_ON_ONCE(!simgpu_queue_wq))
 		return -ENODEV;
 
-	queue = kzalloc(sizeof(*queue), GFP_KERNEL_ACCOUNT);
+	queue = kzalloc_obj(*queue, GFP_KERNEL_ACCOUNT);
 	if (!queue)
 		return -ENOMEM;
 
@@ -269,6 +273,8 @@ int simgpu_ioctl_exec_queue_create(struct drm_device *drm, void *data,
 	atomic_inc(&eng->num_queues);
 	atomic_inc(&simgpu_queue_count);
 	drm_dev_get(drm);
+	/* The caller holds the module through its file */
+	__module_get(THIS_MODULE);
 
 	ret = xa_alloc(&sfile->queues, &id, queue, xa_limit_32b, GFP_KERNEL);
 	if (ret) {

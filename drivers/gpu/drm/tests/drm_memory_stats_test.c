@@ -90,7 +90,6 @@ static const struct drm_driver mock_driver = {
 	.fops = &mock_fops,
 	.name = "drm-memory-stats-mock",
 	.desc = "mock driver for the memory stats tests",
-	.date = "20260101",
 };
 
 static void mock_fput(void *file)
@@ -124,7 +123,7 @@ static struct mock_bo *mock_bo_create(struct kunit *test, size_t size,
 	u32 handle;
 	int ret;
 
-	bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+	bo = kzalloc_obj(*bo);
 	KUNIT_ASSERT_NOT_NULL(test, bo);
 	bo->base.funcs = funcs;
 	bo->region = region;
@@ -156,8 +155,6 @@ static const struct dma_fence_ops mock_fence_ops = {
 	.get_timeline_name = mock_fence_name,
 };
 
-static DEFINE_SPINLOCK(mock_fence_lock);
-
 static void mock_fence_signal(void *data)
 {
 	struct dma_fence *fence = data;
@@ -173,10 +170,10 @@ static void mock_bo_make_busy(struct kunit *test, struct mock_bo *bo)
 	struct dma_fence *fence;
 	int ret;
 
-	fence = kzalloc(sizeof(*fence), GFP_KERNEL);
+	fence = kzalloc_obj(*fence);
 	KUNIT_ASSERT_NOT_NULL(test, fence);
-	dma_fence_init(fence, &mock_fence_ops, &mock_fence_lock,
-		       dma_fence_context_alloc(1), 1);
+	dma_fence_init(fence, &mock_fence_ops, NULL, dma_fence_context_alloc(1),
+		       1);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, mock_fence_signal,
 							fence), 0);
 
@@ -314,7 +311,8 @@ static void drm_test_memory_stats_add_shared(struct kunit *test)
 
 /*
  * A driver with two regions counts each object in its region and prints
- * each region's keys, as xe and i915 do.
+ * each region's keys, as xe and i915 do; one that tells busy objects says
+ * so with DRM_GEM_OBJECT_ACTIVE, and drm-active- shows even when zero.
  */
 static void drm_test_memory_stats_add_regions(struct kunit *test)
 {
@@ -333,10 +331,11 @@ static void drm_test_memory_stats_add_regions(struct kunit *test)
 
 	mock_reset_output(mt);
 	drm_print_memory_stats(&mt->p, &stats[MOCK_SYS],
-			       DRM_GEM_OBJECT_RESIDENT |
+			       DRM_GEM_OBJECT_RESIDENT | DRM_GEM_OBJECT_ACTIVE |
 			       DRM_GEM_OBJECT_PURGEABLE, "system");
 	drm_print_memory_stats(&mt->p, &stats[MOCK_VRAM],
-			       DRM_GEM_OBJECT_RESIDENT, "vram0");
+			       DRM_GEM_OBJECT_RESIDENT | DRM_GEM_OBJECT_ACTIVE,
+			       "vram0");
 	KUNIT_EXPECT_STREQ(test, mt->buf,
 			   "drm-total-system:\t1 MiB\n"
 			   "drm-shared-system:\t0\n"
@@ -362,19 +361,43 @@ static void drm_test_memory_stats_single(struct kunit *test)
 			   "drm-purgeable-memory:\t256 KiB\n");
 }
 
-/* Without objects that tell their status, no resident or purgeable keys. */
+/*
+ * An object whose status callback says it is active while its fences are
+ * idle: drm_show_memory_stats() goes by the fences, so the object counts as
+ * purgeable and not as active, while drm-active- shows, as the callback
+ * says the driver tracks it.
+ */
+static void drm_test_memory_stats_single_status_active(struct kunit *test)
+{
+	struct mock_bo *bo;
+
+	bo = mock_bo_create(test, SZ_64K, MOCK_SYS, &mock_bo_funcs);
+	bo->status = DRM_GEM_OBJECT_RESIDENT | DRM_GEM_OBJECT_ACTIVE |
+		     DRM_GEM_OBJECT_PURGEABLE;
+	bo->rss = SZ_64K;
+
+	KUNIT_EXPECT_STREQ(test, mock_show(test),
+			   "drm-total-memory:\t64 KiB\n"
+			   "drm-shared-memory:\t0\n"
+			   "drm-active-memory:\t0\n"
+			   "drm-resident-memory:\t64 KiB\n"
+			   "drm-purgeable-memory:\t64 KiB\n");
+}
+
+/*
+ * Without objects that tell their status, no resident or purgeable keys,
+ * and no drm-active- while none is busy.
+ */
 static void drm_test_memory_stats_single_no_status(struct kunit *test)
 {
 	KUNIT_EXPECT_STREQ(test, mock_show(test),
 			   "drm-total-memory:\t0\n"
-			   "drm-shared-memory:\t0\n"
-			   "drm-active-memory:\t0\n");
+			   "drm-shared-memory:\t0\n");
 
 	mock_bo_create(test, SZ_1M, MOCK_SYS, &mock_plain_bo_funcs);
 	KUNIT_EXPECT_STREQ(test, mock_show(test),
 			   "drm-total-memory:\t1 MiB\n"
-			   "drm-shared-memory:\t0\n"
-			   "drm-active-memory:\t0\n");
+			   "drm-shared-memory:\t0\n");
 }
 
 static int drm_memory_stats_test_init(struct kunit *test)
@@ -411,6 +434,7 @@ static struct kunit_case drm_memory_stats_tests[] = {
 	KUNIT_CASE(drm_test_memory_stats_add_regions),
 	KUNIT_CASE(drm_test_memory_stats_single),
 	KUNIT_CASE(drm_test_memory_stats_single_no_status),
+	KUNIT_CASE(drm_test_memory_stats_single_status_active),
 	{}
 };
 

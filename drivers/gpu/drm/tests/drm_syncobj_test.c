@@ -54,7 +54,6 @@ static const struct drm_driver mock_driver = {
 	.fops = &mock_fops,
 	.name = "drm-syncobj-mock",
 	.desc = "mock driver for the syncobj ioctl tests",
-	.date = "20260101",
 };
 
 static void mock_fput(void *file)

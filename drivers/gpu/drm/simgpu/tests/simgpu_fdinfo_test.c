@@ -240,7 +240,7 @@ static u64 ticks(struct fdinfo_test *ft, u64 ns)
 /* Run the fold worker now, as its timer would, and wait for it. */
 static void fold_worker_run(struct simgpu_ctx_mgr *mgr)
 {
-	mod_delayed_work(system_wq, &mgr->fold_work, 0);
+	mod_delayed_work(system_percpu_wq, &mgr->fold_work, 0);
 	flush_delayed_work(&mgr->fold_work);
 }
 

@@ -174,10 +174,10 @@ static u32 bo_read32(struct kunit *test, u32 handle, u32 offset)
 	u32 val;
 
 	KUNIT_ASSERT_NOT_NULL(test, obj);
-	KUNIT_ASSERT_EQ(test, drm_gem_vmap_unlocked(obj, &map), 0);
+	KUNIT_ASSERT_EQ(test, drm_gem_vmap(obj, &map), 0);
 	/* The device stores little endian */
 	val = le32_to_cpu((__force __le32)iosys_map_rd(&map, offset, u32));
-	drm_gem_vunmap_unlocked(obj, &map);
+	drm_gem_vunmap(obj, &map);
 	drm_gem_object_put(obj);
 
 	return val;

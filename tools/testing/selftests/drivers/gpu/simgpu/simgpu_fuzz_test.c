@@ -452,6 +452,12 @@ static bool errno_allowed(enum fuzz_op op, int err, bool vol)
 		for (i = 0; i < ARRAY_SIZE(volatile_errs); i++)
 			if (volatile_errs[i] == err)
 				return true;
+	/*
+	 * A descriptor reused by a file of a pseudo filesystem (a dma-buf,
+	 * an anonymous inode), which are noexec: mmap(PROT_EXEC) of it
+	 */
+	if (vol && op == OP_MMAP && err == EPERM)
+		return true;
 	return false;
 }
 

@@ -1037,6 +1037,20 @@ FIXTURE_TEARDOWN_PARENT(fence_gone)
 	}
 }
 
+/*
+ * The module's reference count once it is @refs, or after 2 s: the exec
+ * queues of a closed file hold the module until their jobs are done, and
+ * a worker frees them.
+ */
+static long module_refs_back_to(long refs)
+{
+	uint64_t deadline = now_ns() + 2000000000ULL;
+
+	while (simgpu_module_refs() != refs && now_ns() < deadline)
+		usleep(10000);
+	return simgpu_module_refs();
+}
+
 /* SYNC_IOC_FILE_INFO of a sync_file of one fence: 0 or -errno */
 static int sync_file_info(int fd, struct sync_file_info *info,
 			  struct sync_fence_info *fence)
@@ -1050,11 +1064,11 @@ static int sync_file_info(int fd, struct sync_file_info *info,
 
 /*
  * A job's fence, exported from its out syncobj as a sync_file, outlives
- * its client's file and then the driver's binding, or is kept across an
- * attempt to unload the module: its info and its release must not reach
- * anything of the device or the module that is gone. The module cannot go
- * while the fence exists (or, if it could, nothing of it is left to use),
- * and the fence's reference to it is dropped once the fence is freed.
+ * its client's file and then the driver's binding or the module: its info
+ * and its release must not reach anything of the device or the module
+ * that is gone. The fence holds neither: the driver unbinds with the job
+ * still running, and the module unloads once the job is done (its exec
+ * queue holds the module until then), with the sync_file still open.
  */
 TEST_F(fence_gone, sync_file_info_and_release)
 {
@@ -1066,11 +1080,10 @@ TEST_F(fence_gone, sync_file_info_and_release)
 		.flags = DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE,
 		.fd = -1,
 	};
-	long taint0 = kernel_taint(), taint1, refs0 = simgpu_module_refs(), refs;
+	long taint0 = kernel_taint(), taint1, refs0 = simgpu_module_refs();
 	struct pollfd pfd = { .events = POLLIN };
 	struct sync_fence_info fence;
 	struct sync_file_info info;
-	uint64_t deadline;
 	uint32_t queue, sync;
 	int fd, ret;
 
@@ -1087,16 +1100,25 @@ TEST_F(fence_gone, sync_file_info_and_release)
 	ASSERT_EQ(0, close(fd));
 
 	if (variant->unload) {
-		ret = syscall(__NR_delete_module, "simgpu", O_NONBLOCK);
-		/*
-		 * The fence holds the module: delete_module() fails with
-		 * EWOULDBLOCK (rmmod tells "in use" from refcnt first).
-		 */
-		if (ret) {
+		if (variant->running) {
+			/*
+			 * The running job's queue holds the module:
+			 * delete_module() fails with EWOULDBLOCK (rmmod tells
+			 * "in use" from refcnt first) until the job is done.
+			 */
+			ret = syscall(__NR_delete_module, "simgpu", O_NONBLOCK);
+			ASSERT_EQ(-1, ret);
 			ASSERT_TRUE(errno == EWOULDBLOCK || errno == EBUSY)
 				TH_LOG("delete_module: %s", strerror(errno));
+			pfd.fd = h.fd;
+			ASSERT_EQ(1, poll(&pfd, 1, 10000));
 		}
-		self->unloaded = !ret;
+		/* The fence holds no reference to the module */
+		ASSERT_EQ(refs0, module_refs_back_to(refs0));
+		ret = syscall(__NR_delete_module, "simgpu", O_NONBLOCK);
+		ASSERT_EQ(0, ret)
+			TH_LOG("delete_module: %s", strerror(errno));
+		self->unloaded = true;
 	} else {
 		ASSERT_EQ(0, file_write(SIMGPU_DRV_DIR "/unbind", self->dev));
 	}
@@ -1112,17 +1134,8 @@ TEST_F(fence_gone, sync_file_info_and_release)
 	ASSERT_EQ(1, info.status);
 	ASSERT_EQ(1, fence.status);
 	ASSERT_EQ(0, close(h.fd));
-
-	/* The fence's module reference goes with it (freed by a worker) */
-	deadline = now_ns() + 2000000000ULL;
-	while (!self->unloaded && refs0 >= 0 &&
-	       simgpu_module_refs() != refs0 && now_ns() < deadline)
-		usleep(10000);
-	if (!self->unloaded && refs0 >= 0)
-		refs = simgpu_module_refs();
-	else
-		refs = refs0;
-	ASSERT_EQ(refs0, refs);
+	if (!self->unloaded)
+		ASSERT_EQ(refs0, module_refs_back_to(refs0));
 
 	taint1 = kernel_taint();
 	ASSERT_EQ(0, (taint1 & ~taint0) & SIMGPU_TAINT_REPORTS)
