@@ -281,8 +281,6 @@ struct simgpu_device *simgpu_device_create(struct device *parent,
 }
 
 static struct platform_device *simgpu_pdev;
-/* The PMU of simgpu_pdev, NULL without perf events */
-static struct simgpu_pmu *simgpu_pmu;
 
 static int simgpu_probe(struct platform_device *pdev)
 {
@@ -304,7 +302,10 @@ static int simgpu_probe(struct platform_device *pdev)
 	if (ret)
 		return ret;
 
-	simgpu_pmu_bind(simgpu_pmu, sdev);
+	/* The device works without it: fdinfo has the engines' busyness too */
+	ret = simgpu_pmu_register(sdev);
+	if (ret)
+		drm_warn(&sdev->drm, "no PMU: %pe\n", ERR_PTR(ret));
 	return 0;
 }
 
@@ -318,7 +319,6 @@ static void simgpu_remove(struct platform_device *pdev)
 {
 	struct simgpu_device *sdev = platform_get_drvdata(pdev);
 
-	simgpu_pmu_unbind(simgpu_pmu);
 	/* The unit must stop writing into a stream's buffer */
 	simgpu_observation_unplug(sdev);
 	drm_dev_unplug(&sdev->drm);
@@ -350,21 +350,13 @@ static int __init simgpu_init(void)
 		goto err_queue;
 	}
 
-	/* Before the driver: probe binds the PMU */
-	simgpu_pmu = simgpu_pmu_register(&simgpu_pdev->dev, simgpu_pdev->id);
-	if (IS_ERR(simgpu_pmu)) {
-		dev_warn(&simgpu_pdev->dev, "no PMU: %pe\n", simgpu_pmu);
-		simgpu_pmu = NULL;
-	}
-
 	ret = platform_driver_register(&simgpu_platform_driver);
 	if (ret)
-		goto err_pmu;
+		goto err_unregister;
 
 	return 0;
 
-err_pmu:
-	simgpu_pmu_unregister(simgpu_pmu);
+err_unregister:
 	platform_device_unregister(simgpu_pdev);
 err_queue:
 	simgpu_queue_module_exit();
@@ -376,8 +368,6 @@ err_sysctl:
 static void __exit simgpu_exit(void)
 {
 	platform_driver_unregister(&simgpu_platform_driver);
-	/* No event is left: each holds a reference to the module */
-	simgpu_pmu_unregister(simgpu_pmu);
 	platform_device_unregister(simgpu_pdev);
 	/*
 	 * Exec queues of closed files may still hold the device: wait until

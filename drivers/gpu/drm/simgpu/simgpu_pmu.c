@@ -50,8 +50,7 @@
  * - EINVAL: any other bit of the config, or config1 or config2, set; a
  *   sampling event; a per-task or per-cgroup event, or cpu < 0; an
  *   exclude_* attribute;
- * - EOPNOTSUPP: a branch stack;
- * - ENODEV: the driver is not bound to the device.
+ * - EOPNOTSUPP: a branch stack.
  *
  * Reading an event never sleeps, takes no sleeping lock and never waits
  * for the device: it latches and reads the engine's sample registers
@@ -66,20 +65,20 @@
 /**
  * DOC: simgpu PMU lifetime
  *
- * perf core's release of an event may still use per-CPU data of the PMU
- * after the event's destroy callback returned, so the PMU is not
- * unregistered while an event of it may exist. perf
- * holds a reference to the PMU's module for each event until the end of its
- * release: the PMU belongs to the platform device, registered at module
- * load and unregistered at module unload, when no event can be left.
+ * The PMU lives while the driver is bound to the device: it is registered
+ * at probe and unregistered at unbind (a devres action of the platform
+ * device), as xe's is. Unregistering it revokes the events still open:
+ * perf updates their counts a last time, drops their module references
+ * and calls the PMU no more. A revoked event's read() returns its count at
+ * the unbind (perf breaks groups up: each event reads alone), its ioctl()s
+ * fail with ENODEV and poll() reports POLLERR.
  *
- * Binding the driver to the device attaches the &simgpu_device to the PMU,
- * unbinding detaches it. Each event holds a reference to the DRM device it
- * was created on, so what it reads (the device model) stays allocated
- * until it is destroyed, and it reads registers only inside drm_dev_enter():
- * after an unbind it keeps its last count. New events fail with ENODEV
- * while the driver is unbound, and count again once it is bound again;
- * rmmod fails with EBUSY while events are open.
+ * While the driver is unbound there is no ``simgpu_<N>`` PMU, so new
+ * events of its former type fail with ENOENT. Binding the driver again
+ * registers a new PMU of the same name, whose type may differ: read it
+ * from sysfs again. perf holds a module reference per event, so rmmod fails
+ * with EWOULDBLOCK (rmmod says "in use") while events of a bound device are
+ * open; unbinding the device first revokes them.
  */
 
 #include <linux/bitfield.h>
@@ -87,10 +86,7 @@
 #include <linux/device.h>
 #include <linux/perf_event.h>
 #include <linux/percpu.h>
-#include <linux/slab.h>
-#include <linux/spinlock.h>
-
-#include <drm/drm_drv.h>
+#include <linux/platform_device.h>
 
 #include "simgpu_drv.h"
 #include "simgpu_engine.h"
@@ -116,7 +112,6 @@ static_assert(SIMGPU_MAX_ENGINES <= 64);
  * @flags: PERF_PMU_TXN_* of the transaction open on the CPU, 0 if none
  * @disabled: perf disabled the PMU on the CPU: it stops and starts events
  *	(of a group: one after the other) until it enables it again
- * @sdev: the device the samples are of
  * @have: bit e set if @ts[e] and @busy[e] were sampled in the transaction
  *	or since the PMU was disabled
  * @ts: RING_SAMPLE_TS by hardware engine id
@@ -128,26 +123,26 @@ static_assert(SIMGPU_MAX_ENGINES <= 64);
 struct simgpu_pmu_txn {
 	unsigned int flags;
 	bool disabled;
-	struct simgpu_device *sdev;
 	u64 have;
 	u64 ts[SIMGPU_MAX_ENGINES];
 	u64 busy[SIMGPU_MAX_ENGINES];
 };
 
 /**
- * struct simgpu_pmu - the perf PMU of a simgpu platform device
+ * struct simgpu_pmu - the perf PMU of a simgpu device
  * @base: the perf PMU
- * @name: its name, "simgpu_<platform device id>"
- * @lock: protects @sdev
- * @sdev: the device while the driver is bound to it, else NULL; protected
- *	by @lock
+ * @sdev: the device, which the driver is bound to while the PMU is
+ *	registered
+ * @name: the PMU's name, "simgpu_<platform device id>"
  * @txn: per-CPU group read state
+ *
+ * Device-managed: allocated at probe, freed after the unbind's
+ * perf_pmu_unregister().
  */
 struct simgpu_pmu {
 	struct pmu base;
+	struct simgpu_device *sdev;
 	char name[24];
-	spinlock_t lock;		/* @sdev */
-	struct simgpu_device *sdev;	/* protected by @lock */
 	struct simgpu_pmu_txn __percpu *txn;
 };
 
@@ -208,8 +203,8 @@ static const struct attribute_group *simgpu_pmu_attr_groups[] = {
 
 /*
  * Latch an engine's RING_TIMESTAMP and RING_BUSY_TICKS of one instant. The
- * engine outlives the event: it is only freed when the DRM device is,
- * which the event holds.
+ * engine outlives the PMU: it is freed with the DRM device, after the
+ * unbind.
  */
 static void simgpu_pmu_latch(struct simgpu_device *sdev, unsigned int id,
 			     u64 *ts, u64 *busy)
@@ -228,11 +223,12 @@ static void simgpu_pmu_latch(struct simgpu_device *sdev, unsigned int id,
  * events of a group one by one and starts them again (another event
  * opened on the CPU, say): each event then counts up to and again from
  * the same instant, and no event of a group gains ticks on another.
- * Called with interrupts disabled, inside drm_dev_enter().
+ * Called with interrupts disabled.
  */
-static u64 simgpu_pmu_sample(struct simgpu_pmu *pmu, struct perf_event *event)
+static u64 simgpu_pmu_sample(struct perf_event *event)
 {
-	struct simgpu_device *sdev = event->pmu_private;
+	struct simgpu_pmu *pmu = to_simgpu_pmu(event->pmu);
+	struct simgpu_device *sdev = pmu->sdev;
 	struct simgpu_pmu_txn *txn = this_cpu_ptr(pmu->txn);
 	bool total = event->hw.event_base == SIMGPU_PMU_ENGINE_TOTAL_TICKS;
 	unsigned int id = event->hw.idx;
@@ -243,11 +239,6 @@ static u64 simgpu_pmu_sample(struct simgpu_pmu *pmu, struct perf_event *event)
 		return total ? ts : busy;
 	}
 
-	/* A group may hold events made before and after a rebind */
-	if (txn->sdev != sdev) {
-		txn->sdev = sdev;
-		txn->have = 0;
-	}
 	if (!(txn->have & BIT_ULL(id))) {
 		simgpu_pmu_latch(sdev, id, &txn->ts[id], &txn->busy[id]);
 		txn->have |= BIT_ULL(id);
@@ -257,30 +248,16 @@ static u64 simgpu_pmu_sample(struct simgpu_pmu *pmu, struct perf_event *event)
 
 static void simgpu_pmu_event_update(struct perf_event *event)
 {
-	struct simgpu_device *sdev = event->pmu_private;
 	u64 prev, now;
-	int idx;
 
-	/* Unbound: the count stays as it was */
-	if (!drm_dev_enter(&sdev->drm, &idx))
-		return;
-	now = simgpu_pmu_sample(to_simgpu_pmu(event->pmu), event);
-	drm_dev_exit(idx);
-
+	now = simgpu_pmu_sample(event);
 	prev = local64_xchg(&event->hw.prev_count, now);
 	local64_add(now - prev, &event->count);
 }
 
 static void simgpu_pmu_event_start(struct perf_event *event, int flags)
 {
-	struct simgpu_device *sdev = event->pmu_private;
-	int idx;
-
-	if (drm_dev_enter(&sdev->drm, &idx)) {
-		local64_set(&event->hw.prev_count,
-			    simgpu_pmu_sample(to_simgpu_pmu(event->pmu), event));
-		drm_dev_exit(idx);
-	}
+	local64_set(&event->hw.prev_count, simgpu_pmu_sample(event));
 	event->hw.state = 0;
 }
 
@@ -317,7 +294,7 @@ static void simgpu_pmu_start_txn(struct pmu *base, unsigned int flags)
 	txn->flags = flags;
 	/* Inside a disabled section, keep its samples */
 	if (!txn->disabled)
-		txn->sdev = NULL;
+		txn->have = 0;
 }
 
 static int simgpu_pmu_commit_txn(struct pmu *base)
@@ -336,7 +313,7 @@ static void simgpu_pmu_disable(struct pmu *base)
 	struct simgpu_pmu_txn *txn = this_cpu_ptr(to_simgpu_pmu(base)->txn);
 
 	txn->disabled = true;
-	txn->sdev = NULL;
+	txn->have = 0;
 }
 
 static void simgpu_pmu_enable(struct pmu *base)
@@ -344,19 +321,11 @@ static void simgpu_pmu_enable(struct pmu *base)
 	this_cpu_ptr(to_simgpu_pmu(base)->txn)->disabled = false;
 }
 
-static void simgpu_pmu_event_destroy(struct perf_event *event)
-{
-	struct simgpu_device *sdev = event->pmu_private;
-
-	drm_dev_put(&sdev->drm);
-}
-
 static int simgpu_pmu_event_init(struct perf_event *event)
 {
 	struct simgpu_pmu *pmu = to_simgpu_pmu(event->pmu);
 	u64 config = event->attr.config;
 	unsigned int id, class, instance;
-	struct simgpu_device *sdev;
 	struct simgpu_engine *eng;
 
 	if (event->attr.type != event->pmu->type)
@@ -381,60 +350,55 @@ static int simgpu_pmu_event_init(struct perf_event *event)
 	    FIELD_GET(SIMGPU_PMU_GT, config))
 		return -ENOENT;
 
-	spin_lock(&pmu->lock);
-	sdev = pmu->sdev;
-	if (sdev)
-		drm_dev_get(&sdev->drm);
-	spin_unlock(&pmu->lock);
-	if (!sdev)
-		return -ENODEV;
-
 	/* The engine set is fixed while the device lives */
-	eng = simgpu_engine_get(sdev, class, instance);
-	if (!eng) {
-		drm_dev_put(&sdev->drm);
+	eng = simgpu_engine_get(pmu->sdev, class, instance);
+	if (!eng)
 		return -ENOENT;
-	}
 
-	event->pmu_private = sdev;
 	event->hw.event_base = id;
 	event->hw.config_base = eng->base;
 	event->hw.idx = eng->hw_id;
-	event->destroy = simgpu_pmu_event_destroy;
 
 	return 0;
 }
 
+static void simgpu_pmu_unregister(void *arg)
+{
+	struct simgpu_pmu *pmu = arg;
+
+	/* Revokes the events still open: see "simgpu PMU lifetime" */
+	perf_pmu_unregister(&pmu->base);
+}
+
 /**
- * simgpu_pmu_register - register the PMU of a simgpu platform device
- * @parent: the platform device, the parent of the PMU's sysfs device
- * @id: the platform device's id, which names the PMU
+ * simgpu_pmu_register - register the PMU of a device the driver is bound to
+ * @sdev: the device, which has a platform device
  *
- * The PMU counts nothing until simgpu_pmu_bind() gives it a device, and
- * must only be unregistered when the module is unloaded: see "simgpu PMU
+ * The PMU is named after the platform device, simgpu_<id>, and is
+ * unregistered when the driver is unbound from it: see "simgpu PMU
  * lifetime".
  *
- * Returns: the PMU, or an ERR_PTR().
+ * Returns: 0 or a negative error code.
  */
-struct simgpu_pmu *simgpu_pmu_register(struct device *parent, int id)
+int simgpu_pmu_register(struct simgpu_device *sdev)
 {
+	struct device *dev = &sdev->platform->dev;
 	struct simgpu_pmu *pmu;
 	int ret;
 
-	pmu = kzalloc_obj(*pmu);
+	pmu = devm_kzalloc(dev, sizeof(*pmu), GFP_KERNEL);
 	if (!pmu)
-		return ERR_PTR(-ENOMEM);
-	pmu->txn = alloc_percpu(struct simgpu_pmu_txn);
-	if (!pmu->txn) {
-		ret = -ENOMEM;
-		goto err_free;
-	}
-	snprintf(pmu->name, sizeof(pmu->name), DRIVER_NAME "_%d", id);
-	spin_lock_init(&pmu->lock);
+		return -ENOMEM;
+	pmu->txn = devm_alloc_percpu(dev, struct simgpu_pmu_txn);
+	if (!pmu->txn)
+		return -ENOMEM;
+	pmu->sdev = sdev;
+	snprintf(pmu->name, sizeof(pmu->name), DRIVER_NAME "_%d",
+		 sdev->platform->id);
 
 	pmu->base = (struct pmu) {
 		.module = THIS_MODULE,
-		.parent = parent,
+		.parent = dev,
 		.attr_groups = simgpu_pmu_attr_groups,
 		.task_ctx_nr = perf_invalid_context,
 		.scope = PERF_PMU_SCOPE_SYS_WIDE,
@@ -455,58 +419,7 @@ struct simgpu_pmu *simgpu_pmu_register(struct device *parent, int id)
 
 	ret = perf_pmu_register(&pmu->base, pmu->name, -1);
 	if (ret)
-		goto err_percpu;
+		return ret;
 
-	return pmu;
-
-err_percpu:
-	free_percpu(pmu->txn);
-err_free:
-	kfree(pmu);
-	return ERR_PTR(ret);
-}
-
-/**
- * simgpu_pmu_unregister - unregister and free a PMU
- * @pmu: the PMU, or NULL
- *
- * Only at module unload, when no event of the PMU can exist any more.
- */
-void simgpu_pmu_unregister(struct simgpu_pmu *pmu)
-{
-	if (!pmu)
-		return;
-	perf_pmu_unregister(&pmu->base);
-	free_percpu(pmu->txn);
-	kfree(pmu);
-}
-
-/**
- * simgpu_pmu_bind - let the PMU count on a device
- * @pmu: the PMU of the device's platform device, or NULL
- * @sdev: the device the driver was bound to
- */
-void simgpu_pmu_bind(struct simgpu_pmu *pmu, struct simgpu_device *sdev)
-{
-	if (!pmu)
-		return;
-	spin_lock(&pmu->lock);
-	pmu->sdev = sdev;
-	spin_unlock(&pmu->lock);
-}
-
-/**
- * simgpu_pmu_unbind - stop making events for the device
- * @pmu: the PMU, or NULL
- *
- * Called before the device is unplugged. Events made until then keep
- * reading it until drm_dev_unplug(), then keep their last count.
- */
-void simgpu_pmu_unbind(struct simgpu_pmu *pmu)
-{
-	if (!pmu)
-		return;
-	spin_lock(&pmu->lock);
-	pmu->sdev = NULL;
-	spin_unlock(&pmu->lock);
+	return devm_add_action_or_reset(dev, simgpu_pmu_unregister, pmu);
 }

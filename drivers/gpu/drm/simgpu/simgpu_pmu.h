@@ -5,28 +5,15 @@
 #ifndef _SIMGPU_PMU_H_
 #define _SIMGPU_PMU_H_
 
-#include <linux/err.h>
-
-struct device;
 struct simgpu_device;
-struct simgpu_pmu;
 
 #if IS_ENABLED(CONFIG_PERF_EVENTS)
-struct simgpu_pmu *simgpu_pmu_register(struct device *parent, int id);
-void simgpu_pmu_unregister(struct simgpu_pmu *pmu);
-void simgpu_pmu_bind(struct simgpu_pmu *pmu, struct simgpu_device *sdev);
-void simgpu_pmu_unbind(struct simgpu_pmu *pmu);
+int simgpu_pmu_register(struct simgpu_device *sdev);
 #else
-static inline struct simgpu_pmu *simgpu_pmu_register(struct device *parent,
-						     int id)
+static inline int simgpu_pmu_register(struct simgpu_device *sdev)
 {
-	return NULL;
+	return 0;
 }
-
-static inline void simgpu_pmu_unregister(struct simgpu_pmu *pmu) { }
-static inline void simgpu_pmu_bind(struct simgpu_pmu *pmu,
-				   struct simgpu_device *sdev) { }
-static inline void simgpu_pmu_unbind(struct simgpu_pmu *pmu) { }
 #endif
 
 #endif /* _SIMGPU_PMU_H_ */
