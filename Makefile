@@ -28,10 +28,6 @@ BASE		:= 7.2
 # TREE holds series/ and the files the series add.
 TREE		:= $(REPO)
 BUILD		:= $(REPO)/build
-# 7.2's KASAN kernel reports a wild-memory-access in an interrupt taken
-# during identify_cpu() at every boot with five-level paging, which qemu's
-# "-cpu max" offers: the x86_64 guests boot with four.
-export X86_BOOTARGS := no5lvl
 BASE_PKG	:= linux-source-$(BASE)
 BASE_DIR	:= $(REPO)/.base
 ifeq ($(KERNEL_SRC),)

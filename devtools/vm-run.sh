@@ -113,7 +113,7 @@ case $kernel in
 	# root, without an interrupt.
 	append="root=/dev/root rootfstype=9p rootflags=$rootflags ro"
 	append="$append console=ttyS0 panic=-1 acpi=noirq init=$vmdir/init"
-	append="$append quiet ${X86_BOOTARGS:-} $bootargs"
+	append="$append quiet $bootargs"
 	set -- "${QEMU:-qemu-system-x86_64}" -nographic -nodefaults \
 		-serial stdio -no-reboot \
 		-accel "${QEMU_ACCEL:-tcg,thread=multi}" \
