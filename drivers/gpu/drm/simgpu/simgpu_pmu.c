@@ -70,8 +70,10 @@
  * device), as xe's is. Unregistering it revokes the events still open:
  * perf updates their counts a last time, drops their module references
  * and calls the PMU no more. A revoked event's read() returns its count at
- * the unbind (perf breaks groups up: each event reads alone), its ioctl()s
- * fail with ENODEV and poll() reports POLLERR.
+ * the unbind (perf breaks groups up: each event reads alone, its count of
+ * the instant it was revoked, so that active ticks may pass total ones by
+ * the few between two revocations), its ioctl()s fail with ENODEV and
+ * poll() reports POLLERR.
  *
  * While the driver is unbound there is no ``simgpu_<N>`` PMU, so new
  * events of its former type fail with ENOENT. Binding the driver again

@@ -1389,7 +1389,7 @@ static void op_syncobj_timeline_array(struct thr *t, enum fuzz_op op,
 {
 	struct fctx *c = pick_ctx(t);
 	struct drm_syncobj_timeline_array a = {};
-	uint64_t points[4];
+	uint64_t points[4], *edge;
 	uint32_t h[5], i;
 	bool vol;
 	int fd = pick_fd(t, c, &vol);
@@ -1397,7 +1397,16 @@ static void op_syncobj_timeline_array(struct thr *t, enum fuzz_op op,
 	a.count_handles = syncobj_array(t, c, h, ARRAY_SIZE(h), &a.handles);
 	for (i = 0; i < ARRAY_SIZE(points); i++)
 		points[i] = fuzz_u64(t);
-	a.points = fuzz_ptr(t, points, 10);
+	/*
+	 * QUERY writes a point for each syncobj it finds, and a bad pointer
+	 * for the handles (bad_ptr()'s pages, which earlier outputs may have
+	 * filled with valid handles) can give more than @h holds: the points
+	 * are at the end of edge_page, so that a write past these four
+	 * faults instead of overwriting the stack.
+	 */
+	edge = (uint64_t *)(edge_page + PAGE) - ARRAY_SIZE(points);
+	memcpy(edge, points, sizeof(points));
+	a.points = fuzz_ptr(t, edge, 10);
 	a.flags = fuzz_mbz(t);
 	fz_ioctl(t, op, fd, vol, req, &a);
 }
