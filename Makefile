@@ -17,6 +17,8 @@
 #   make bench        benchmarks, one "bench: ..." line per figure
 #   make fuzz [SEED=n] [SECONDS=s]  the uAPI fuzzer in the VM
 #   make docs         the rendered pages of our documentation in build/docs/
+#   make dkms-src     the DKMS source tree of simgpu, for stock kernels
+#   make dkms-check   build it against Debian's 6.12 headers and our kernel
 #
 # KERNEL_SRC=/path/to/linux uses your own (clean) tree instead of Debian's
 # linux-source-7.2.
@@ -66,12 +68,13 @@ export REPO TREE BUILD SRC UML_OUT KUNIT_OUT BIN JOBS KERNEL_SRC \
 .PHONY: all run check vm-run kernel src deps base tools series series-check \
 	stack series-export series-absorb series-squash series-each \
 	bench qemu-kernel qemu-run qemu-debug-kernel qemu-debug-run kunit \
-	headers clean distclean help fuzz docs docs-screenshots perf perf-drm
+	headers clean distclean help fuzz docs docs-screenshots perf perf-drm \
+	dkms-src dkms-check
 
 all: kernel tools
 
 help:
-	@sed -n '3,23p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,25p' Makefile | sed 's/^# \{0,1\}//'
 
 # --- host packages -----------------------------------------------------------
 # install-pkgs STAMP, PACKAGES: install what is missing (as root), then touch
@@ -395,6 +398,24 @@ series-each: base
 
 series-check: base
 	@$(REPO)/devtools/series-check.sh
+
+# --- simgpu out of tree, for stock kernels (DKMS) ----------------------------
+# dkms/: the DKMS source tree, as /usr/src/simgpu-<version>/ holds it, is
+# the driver's directory and uAPI header verbatim with dkms/'s Kbuild,
+# compat header and probes (dkms/assemble.sh). dkms-check (make check runs
+# it) builds it with dkms.conf's probes and make command against the
+# headers of Debian 12's oldest and newest 6.12 kernels, downloaded into
+# .base/dkms/, and against the debug x86_64 kernel of this tree, where no
+# fallback may be used.
+DKMS_VERSION	:= $(shell cat $(REPO)/dkms/VERSION)
+DKMS_SRC	:= $(BUILD)/dkms-src/simgpu-$(DKMS_VERSION)
+
+dkms-src:
+	@$(REPO)/dkms/assemble.sh $(REPO) $(DKMS_SRC) > /dev/null
+	@echo "dkms: $(DKMS_SRC)"
+
+dkms-check: qemu-debug-kernel
+	@$(REPO)/devtools/dkms-check.sh
 
 clean:
 	rm -rf $(BUILD)

@@ -183,6 +183,13 @@ make -s -C "$SRC" O="$UML_OUT" ARCH=um -j"$JOBS" coccicheck MODE=report \
 grep -E "^$TREE/$DRV/[^:]+:[0-9]+" "$LOG/coccicheck.raw" > "$LOG/coccicheck.log"
 empty "coccicheck MODE=report on $DRV" "$LOG/coccicheck.log"
 
+stage "dkms: the out-of-tree module for stock kernels"
+# --- simgpu as DKMS builds it (dkms/), against Debian 12's oldest and
+# newest 6.12 headers and against our own kernel (devtools/dkms-check.sh).
+"$REPO/devtools/dkms-check.sh" > "$LOG/dkms.log" 2>&1
+tap "dkms: builds against stock headers" "$LOG/dkms.log"
+grep '^dkms: built for' "$LOG/dkms.log"
+
 stage "KUnit at the tip"
 # --- KUnit at the tip, with KASAN, lockdep and DEBUG_OBJECTS: one boot a
 # glob of KUNIT_GLOBS (kunit.py takes one), which series-each ran after the

@@ -1,0 +1,115 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# dkms-check.sh: build simgpu's DKMS source tree (dkms/assemble.sh) with
+# the probes and the make command dkms.conf gives DKMS, with W=1 and
+# -Werror, against
+#
+# - the headers of the oldest and the newest of Debian 12's 6.12 kernels
+#   in the machine's apt sources (linux-headers-<ver>-amd64, its -common
+#   and linux-kbuild packages, downloaded once into .base/dkms/ and
+#   unpacked there, not installed), where the probes must find what
+#   conftest.sh calls required and the compat header stands in for the
+#   rest;
+# - this tree's own x86_64 debug kernel ($BUILD/x86-debug, 7.2 with the
+#   series), where every probe must succeed, so that the compat header
+#   adds nothing.
+#
+# Prints TAP ("ok N - ...") and, last, "dkms: built for <versions>".
+# Environment: REPO BUILD.
+set -u
+dk=$REPO/.base/dkms
+work=$BUILD/dkms
+rm -rf "$work"
+mkdir -p "$dk" "$work"
+n=0 failed=0 built=
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() {
+	n=$((n + 1))
+	failed=$((failed + 1))
+	echo "not ok $n - $1"
+	[ -z "${2:-}" ] || tail -n 30 "$2" | sed 's/^/    /'
+}
+
+# headers VER: the module build directory of Debian's VER (6.12.118+deb12,
+# say), unpacked under $dk/VER once; its Makefile includes the -common
+# one by its installed path, which is made to point into the unpacked tree.
+headers() {
+	local v=$1 root=$dk/$1 d
+	if [ ! -f "$root/.done" ]; then
+		rm -rf "$root"
+		mkdir -p "$root/debs"
+		(cd "$root/debs" && apt-get download "linux-headers-$v-amd64" \
+			"linux-headers-$v-common" "linux-kbuild-$v") \
+			> "$root/download.log" 2>&1 || return 1
+		for d in "$root"/debs/*.deb; do
+			dpkg-deb -x "$d" "$root" || return 1
+		done
+		rm -rf "$root/debs"
+		sed -i "s|^include /usr/src/|include $root/usr/src/|" \
+			"$root/usr/src/linux-headers-$v-amd64/Makefile"
+		touch "$root/.done"
+	fi
+	echo "$root/usr/src/linux-headers-$v-amd64"
+}
+
+# build NAME KDIR [MAKE ARGS]: conftest.sh, then the module, in a copy of
+# the DKMS source tree of its own. The probes' header is left in it.
+build() {
+	local name=$1 kdir=$2 dir=$work/$1
+	shift 2
+	cp -R "$work/src" "$dir"
+	if ! (cd "$dir" && ./conftest.sh "$kdir" simgpu_compat_probes.h) \
+		> "$work/$name-conftest.log" 2>&1; then
+		not_ok "dkms: conftest.sh for $name" "$work/$name-conftest.log"
+		return 1
+	fi
+	if make -C "$kdir" M="$dir" W=1 KCFLAGS=-Werror "$@" modules \
+		> "$work/$name-build.log" 2>&1 && [ -f "$dir/simgpu.ko" ]; then
+		ok "dkms: simgpu.ko for $name, W=1, no warning"
+	else
+		not_ok "dkms: simgpu.ko for $name, W=1, no warning" \
+			"$work/$name-build.log"
+		return 1
+	fi
+}
+
+"$REPO/dkms/assemble.sh" "$REPO" "$work/src" > /dev/null
+
+# Debian 12's 6.12 kernels, oldest and newest.
+vers=$(apt-cache search --names-only '^linux-headers-6\.12\.[0-9]+\+deb12-amd64$' |
+	sed -n 's/^linux-headers-\(6\.12\.[0-9]*+deb12\)-amd64 .*/\1/p' |
+	sort -V | sed -n '1p;$p' | uniq)
+[ -n "$vers" ] || not_ok "dkms: Debian 12's 6.12 headers in the apt sources"
+for v in $vers; do
+	if ! kdir=$(headers "$v"); then
+		not_ok "dkms: download $v's headers" "$dk/$v/download.log"
+		continue
+	fi
+	# BTF for the module needs pahole, which linux-kbuild's users have
+	# and this build does not need.
+	build "$v" "$kdir" CONFIG_DEBUG_INFO_BTF_MODULES= || continue
+	# The stock kernel lacks the series' fdinfo helpers and 7.2's APIs:
+	# the compat header must stand in for them.
+	if grep -q 'SIMGPU_HAVE_DRM_PRINT_KV_U64 0' \
+		"$work/$v/simgpu_compat_probes.h"; then
+		ok "dkms: the probes see that $v lacks the series' helpers"
+	else
+		not_ok "dkms: the probes see that $v lacks the series' helpers" \
+			"$work/$v/simgpu_compat_probes.h"
+	fi
+	built="$built${built:+, }${v%+deb12}"
+done
+
+# This tree's kernel: every probe finds its API.
+if build patched "$BUILD/x86-debug"; then
+	if grep -q ' 0$' "$work/patched/simgpu_compat_probes.h"; then
+		not_ok "dkms: every probe succeeds on the patched kernel" \
+			"$work/patched/simgpu_compat_probes.h"
+	else
+		ok "dkms: every probe succeeds on the patched kernel"
+		built="$built${built:+, }$(cat "$BUILD/x86-debug/include/config/kernel.release") (patched)"
+	fi
+fi
+echo "dkms: built for $built"
+[ "$failed" = 0 ]

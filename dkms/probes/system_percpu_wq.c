@@ -1,0 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* required: system_percpu_wq of <linux/workqueue.h> */
+#include <linux/workqueue.h>
+static __maybe_unused struct workqueue_struct *p(void) { return system_percpu_wq; }
