@@ -298,7 +298,8 @@ KSFT_SKIPS_EXPECTED="$KSFT_SKIPS_COMMON|CONFIG_MEMCG not set|CONFIG_PERF_EVENTS 
 # ksft NAME LOG: count the test cases of a kselftest runner's output: each
 # program's "ok N name" lines, nested in it as "# ok N name". A program
 # that fails without a failed case (a crash, a timeout, an exit status) is
-# one failure more, and so is a skip not in KSFT_SKIPS_EXPECTED.
+# one failure more, and so is a skip not in KSFT_SKIPS_EXPECTED. The
+# counts are left in ksft_pass and ksft_fail too.
 ksft() {
 	local name=$1 log=$2 p f s
 	read -r p f s < <(tr -d '\r' < "$log" |
@@ -317,6 +318,7 @@ ksft() {
 		/^# 1\.\.0 # SKIP/ { bad(prog ": skipped: " substr($0, 15)); failed = 1; next }
 		/^not ok [0-9]+ selftests: / { if (!failed) bad($0); next }
 		END { print pass + 0, fail + 0, skip + 0 }')
+	ksft_pass=$p ksft_fail=$f
 	pass=$((pass + p))
 	fail=$((fail + f))
 	echo "$name: $p passed ($s of them skipped as expected), $f failed"
@@ -421,6 +423,62 @@ case $status in
 124|125|126) not_ok "perf's DRM PMU run: no kernel report, simgpu loads and unloads (exit $status)" "$LOG/perf-drm.log" ;;
 *) not_ok "perf's DRM PMU run: exit status $status" "$LOG/perf-drm.log" ;;
 esac
+
+stage "Debian's own kernels with simgpu's DKMS module"
+# --- simgpu as a user gets it: Debian 12's own kernel images, booted in
+# qemu (devtools/stock-kernel.sh) with the module dkms-check built for
+# them, vgem loaded first. On the newest, every selftest through the
+# kselftest runner, as in the UML guest; on the others, a user's first
+# run (devtools/stock-smoke.sh). What a stock kernel lacks changes three
+# things: the fuzzer keeps syncobj counts true (a count the array does not
+# have WARNs without series 01), each job fence holds the module until its
+# release (6.12 calls a signalled fence's ops), and the driver has no
+# sysfs unbind (6.12's perf_pmu_unregister() does not revoke open events,
+# so the PMU must live as long as the module). Debian's kernels have no
+# kmemleak either.
+STOCK_WHY='the kernel lacks drm/syncobj: bound the handle counts of the array ioctls'
+stock_kernels() {
+	local vers v newest where log status report
+	local skips=$KSFT_SKIPS_EXPECTED
+	vers=$(cat "$BUILD/dkms/stock" 2>/dev/null)
+	if [ -z "$vers" ]; then
+		not_ok "stock kernels: dkms-check built no module for one" \
+			"$LOG/dkms.log"
+		return
+	fi
+	newest=$(echo "$vers" | tail -n 1)
+	for v in $vers; do
+		where="Debian's kernel ${v%+deb12}"
+		log=$LOG/stock-$v.log
+		if [ "$v" != "$newest" ]; then
+			"$REPO/devtools/stock-kernel.sh" "$v" \
+				"$BUILD/dkms/$v/simgpu.ko" \
+				"sh $REPO/devtools/stock-smoke.sh $PERF" \
+				> "$log" 2>&1
+			status=$?
+			tap "a first run in $where" "$log"
+			if grep -q '# SKIP' "$log"; then
+				not_ok "a first run in $where: no skip" "$log"
+			fi
+			guest_checks $status "$log" "$where"
+			continue
+		fi
+		"$REPO/devtools/stock-kernel.sh" "$v" "$BUILD/dkms/$v/simgpu.ko" \
+			"FUZZ_NO_SYNCOBJ_COUNTS='$STOCK_WHY' SIMGPU_FENCES_HOLD_MODULE=1 sh $REPO/devtools/vm-selftests.sh $SRC" \
+			> "$log" 2>&1
+		status=$?
+		KSFT_SKIPS_EXPECTED="$KSFT_SKIPS_COMMON|$STOCK_WHY|no /sys/bus/platform/drivers/simgpu/unbind|no /sys/kernel/debug/kmemleak"
+		ksft "selftests in $where" "$log"
+		KSFT_SKIPS_EXPECTED=$skips
+		guest_checks $status "$log" "$where"
+		case $status in
+		124|125) report="a kernel report or no end" ;;
+		*) report="no kernel report" ;;
+		esac
+		echo "stock kernel ${v%+deb12}: $ksft_pass selftests passed, $ksft_fail failed, $report"
+	done
+}
+stock_kernels
 
 stage "the wrap test in the VM"
 # The 32-bit CTX_TIMESTAMP wraps every 4.3 s at a 1 GHz reference clock:

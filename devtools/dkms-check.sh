@@ -15,7 +15,10 @@
 #   series), where every probe must succeed, so that the compat header
 #   adds nothing.
 #
-# Prints TAP ("ok N - ...") and, last, "dkms: built for <versions>".
+# Prints TAP ("ok N - ...") and, last, "dkms: built for <versions>". The
+# modules stay in $BUILD/dkms/<ver>/simgpu.ko, and the Debian versions
+# they were built for in $BUILD/dkms/stock, oldest first, for the boots
+# of the stock images (devtools/stock-kernel.sh).
 # Environment: REPO BUILD.
 set -u
 dk=$REPO/.base/dkms
@@ -99,6 +102,7 @@ for v in $vers; do
 			"$work/$v/simgpu_compat_probes.h"
 	fi
 	built="$built${built:+, }${v%+deb12}"
+	echo "$v" >> "$work/stock"
 done
 
 # This tree's kernel: every probe finds its API.

@@ -16,6 +16,12 @@
 # is loaded before CMD, with the simgpu.* options of BOOTARGS, and
 # unloaded after it; a failed load or unload fails the run (status 126).
 #
+# A stock kernel (Debian's vmlinuz-<version>, devtools/stock-kernel.sh)
+# boots in qemu too, with VM_INITRD, the initramfs that mounts the root
+# with its modules, and VM_MODDIR, the directory whose lib/modules holds
+# its modules and simgpu's; VM_PRELOAD names modules loaded before simgpu
+# (vgem, so that simgpu is the second DRM device).
+#
 # Environment: VM_TIMEOUT (seconds, 3600) bounds a run; the x86_64 guest
 # takes QEMU_SMP (vCPUs, 2), QEMU_MEM (1G), QEMU_ACCEL (tcg,thread=multi:
 # one host thread per vCPU; kvm where it works), QEMU_CPU (max) and QEMU
@@ -25,9 +31,12 @@ kernel=$1 bindir=$2 cmd=$3 bootargs=${4:-}
 case $kernel in
 */arch/x86/boot/bzImage)
 	moddir=$(cd "${kernel%/arch/x86/boot/bzImage}" && pwd)/mod ;;
+*/vmlinuz-*) moddir= ;;
 *) moddir=$(cd "$(dirname "$kernel")" && pwd)/mod ;;
 esac
-[ -d "$moddir/lib/modules" ] || moddir=
+moddir=${VM_MODDIR:-$moddir}
+[ -n "$moddir" ] && [ -d "$moddir/lib/modules" ] || moddir=
+preload=${VM_PRELOAD:-}
 
 # Not under /tmp: the guest mounts a tmpfs there.
 mkdir -p "$bindir/../vm"
@@ -65,7 +74,11 @@ cd "$(pwd)"
 # modprobe takes the module's options from the kernel command line. A
 # failed load skips the command, not the kernel report below.
 rc=126
-if [ -z "$moddir" ] || modprobe -d "$moddir" simgpu; then
+loaded=1
+for m in $preload; do
+	modprobe -d "$moddir" \$m || loaded=
+done
+if [ -n "\$loaded" ] && { [ -z "$moddir" ] || modprobe -d "$moddir" simgpu; }; then
 	echo @@VM-START@@
 	sh $vmdir/cmd
 	rc=\$?
@@ -98,7 +111,7 @@ chmod +x "$vmdir/init"
 
 # The boot command, as the positional parameters.
 case $kernel in
-*bzImage)
+*bzImage|*/vmlinuz-*)
 	# The root is the host's /; remap keeps the inode numbers of its
 	# several filesystems apart. cache=loose: the guest may cache it
 	# all, the host does not change it during a run. The guest powers
@@ -121,6 +134,7 @@ case $kernel in
 		-m "${QEMU_MEM:-1G}" -fsdev "$fsdev" \
 		-device virtio-9p-pci,fsdev=root,mount_tag=/dev/root \
 		-kernel "$kernel" -append "$append"
+	[ -z "${VM_INITRD:-}" ] || set -- "$@" -initrd "$VM_INITRD"
 	;;
 *)
 	set -- "$kernel" mem=256M rootfstype=hostfs rootflags=/ ro \

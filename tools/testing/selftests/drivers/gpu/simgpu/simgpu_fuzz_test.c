@@ -13,9 +13,18 @@
  * shrinkers run, and simgpu's purges the buffers marked DONTNEED.
  *
  *   simgpu_fuzz_test [--seed N|random] [--seconds S] [--threads T]
+ *                    [--no-syncobj-counts REASON]
  *
- * (or FUZZ_SEED, FUZZ_SECONDS). The seed is printed: a failure reproduces
- * with the same seed, as far as the interleaving of the threads allows.
+ * (or FUZZ_SEED, FUZZ_SECONDS, FUZZ_NO_SYNCOBJ_COUNTS). The seed is
+ * printed: a failure reproduces with the same seed, as far as the
+ * interleaving of the threads allows.
+ *
+ * The syncobj ioctls that take an array are also given counts the array
+ * does not have, up to 2^32 - 1. A kernel without "drm/syncobj: bound the
+ * handle counts of the array ioctls" (a stock kernel running simgpu out of
+ * tree, say) WARNs on a count whose array the page allocator cannot give:
+ * there, --no-syncobj-counts keeps the counts true, and the case that
+ * checks they were fuzzed is skipped with REASON.
  *
  * It fails on an errno the uAPI does not document for the call, if a
  * simgpu ioctl never succeeded in a run of at least FUZZ_MIN_CALLS calls,
@@ -222,6 +231,7 @@ struct stats {
 	uint64_t submit_mutated_ok;
 	uint64_t sigbus;
 	uint64_t purged;
+	uint64_t syncobj_counts;
 	uint32_t max_handle;
 	uint32_t max_queue;
 	uint32_t reports;
@@ -236,6 +246,7 @@ static struct stats *st;
 static uint64_t seed;
 static unsigned int seconds = 30, nthreads = 3;
 static bool lift_caps;
+static const char *no_syncobj_counts;
 static int drop_caches = -1;
 static int stop;
 static pthread_mutex_t print_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -1318,9 +1329,10 @@ static uint32_t syncobj_array(struct thr *t, struct fctx *c, uint32_t *h,
 		h[i] = pick_handle(t, c, T_SYNCOBJ);
 	h[n] = 0;
 	*ptr = fuzz_ptr(t, h, 10);
-	if (chance(t, 85))
+	if (no_syncobj_counts || chance(t, 85))
 		return n;
 	count = fuzz_u32(t);
+	__atomic_fetch_add(&st->syncobj_counts, 1, __ATOMIC_RELAXED);
 	return count;
 }
 
@@ -2107,7 +2119,8 @@ static void help_exit(const char *prog)
 {
 	fprintf(stderr,
 		"usage: %s [--seed N|random] [--seconds S] [--threads T] [--lift-caps]\n"
-		"  FUZZ_SEED and FUZZ_SECONDS in the environment as well\n",
+		"          [--no-syncobj-counts REASON]\n"
+		"  FUZZ_SEED, FUZZ_SECONDS and FUZZ_NO_SYNCOBJ_COUNTS in the environment as well\n",
 		prog);
 	exit(KSFT_FAIL);
 }
@@ -2126,6 +2139,7 @@ int main(int argc, char **argv)
 		{ "seconds", required_argument, NULL, 'S' },
 		{ "threads", required_argument, NULL, 't' },
 		{ "lift-caps", no_argument, NULL, 'L' },
+		{ "no-syncobj-counts", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
@@ -2154,7 +2168,8 @@ int main(int argc, char **argv)
 		seed = parse_seed(getenv("FUZZ_SEED"));
 	if (getenv("FUZZ_SECONDS"))
 		seconds = strtoul(getenv("FUZZ_SECONDS"), NULL, 0);
-	while ((opt = getopt_long(argc, argv, "s:S:t:Lh", opts, NULL)) != -1) {
+	no_syncobj_counts = getenv("FUZZ_NO_SYNCOBJ_COUNTS");
+	while ((opt = getopt_long(argc, argv, "s:S:t:LC:h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 's':
 			seed = parse_seed(optarg);
@@ -2170,6 +2185,9 @@ int main(int argc, char **argv)
 		case 'L':
 			lift_caps = true;
 			break;
+		case 'C':
+			no_syncobj_counts = optarg;
+			break;
 		default:
 			help_exit(argv[0]);
 		}
@@ -2179,10 +2197,13 @@ int main(int argc, char **argv)
 	fd = open_simgpu();
 	if (fd < 0)
 		ksft_exit_skip(SIMGPU_NO_DEVICE "\n");
-	ksft_set_plan(5);
-	ksft_print_msg("%u threads and a child: simgpu_fuzz_test --seed %llu --seconds %u%s\n",
+	ksft_set_plan(6);
+	ksft_print_msg("%u threads and a child: simgpu_fuzz_test --seed %llu --seconds %u%s%s%s%s\n",
 		       nthreads, (unsigned long long)seed, seconds,
-		       lift_caps ? " --lift-caps" : "");
+		       lift_caps ? " --lift-caps" : "",
+		       no_syncobj_counts ? " --no-syncobj-counts '" : "",
+		       no_syncobj_counts ?: "",
+		       no_syncobj_counts ? "'" : "");
 
 	q.type = DRM_SIMGPU_QUERY_CONFIG;
 	q.size = sizeof(config);
@@ -2298,5 +2319,12 @@ int main(int argc, char **argv)
 	ksft_test_result(count_fds() == fds_before,
 			 "no descriptor leaked (%d, %d before)\n",
 			 count_fds(), fds_before);
+	if (no_syncobj_counts)
+		ksft_test_result_skip("syncobj arrays of counts they do not have: %s\n",
+				      no_syncobj_counts);
+	else
+		ksft_test_result(st->syncobj_counts,
+				 "syncobj arrays of counts they do not have (%llu)\n",
+				 (unsigned long long)st->syncobj_counts);
 	ksft_finished();
 }
