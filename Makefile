@@ -19,6 +19,7 @@
 #   make docs         the rendered pages of our documentation in build/docs/
 #   make dkms-src     the DKMS source tree of simgpu, for stock kernels
 #   make dkms-check   build it against Debian's 6.12 headers and our kernel
+#   make deb          Debian packages simgpu-dkms and simgpu-tools in build/deb/
 #
 # KERNEL_SRC=/path/to/linux uses your own (clean) tree instead of Debian's
 # linux-source-7.2.
@@ -48,6 +49,9 @@ HOST_PKGS	:= build-essential bc bison flex libelf-dev libssl-dev \
 		   libncurses-dev pkg-config python3 git patch sparse \
 		   coccinelle perl valgrind rsync kmod qemu-system-x86 \
 		   gcc-s390x-linux-gnu gcc-i686-linux-gnu linux-perf
+# Debian's own kernel images boot with a busybox-static initramfs
+# (devtools/stock-kernel.sh).
+HOST_PKGS	+= busybox-static cpio
 # The drmtop host tests: promtool checks its Prometheus output, tmux drives
 # its interactive view.
 HOST_PKGS	+= prometheus tmux
@@ -69,7 +73,7 @@ export REPO TREE BUILD SRC UML_OUT KUNIT_OUT BIN JOBS KERNEL_SRC \
 	stack series-export series-absorb series-squash series-each \
 	bench qemu-kernel qemu-run qemu-debug-kernel qemu-debug-run kunit \
 	headers clean distclean help fuzz docs docs-screenshots perf perf-drm \
-	dkms-src dkms-check
+	dkms-src dkms-check deb
 
 all: kernel tools
 
@@ -223,7 +227,7 @@ kunit: src
 
 # The selftests on two CPUs run in the x86_64 guest with debugging options;
 # the one without them is for the benchmarks only.
-check: kernel qemu-debug-kernel tools perf
+check: kernel qemu-debug-kernel tools perf $(BUILD)/.deps-deb
 	@$(REPO)/devtools/check.sh
 
 # --- the SMP guests: x86_64, two vCPUs, in QEMU ------------------------------
@@ -416,6 +420,26 @@ dkms-src:
 
 dkms-check: qemu-debug-kernel
 	@$(REPO)/devtools/dkms-check.sh
+
+# The Debian packages, as a Debian 12 user installs them (README, "Try
+# simgpu on your own kernel"): simgpu-dkms, the DKMS source tree for
+# dh_dkms, and simgpu-tools, built from a source package that
+# dkms/make-deb.sh assembles in build/deb/ (dkms/debian/ and copies of the
+# tools and of the base tree's headers they need). Only this target
+# installs the packaging tools: dkms/debian/control's Build-Depends and
+# lintian.
+DEB_OUT		:= $(BUILD)/deb
+DEB_PKGS	:= build-essential debhelper dh-dkms help2man libncurses-dev \
+		   lintian
+$(BUILD)/.deps-deb: $(REPO)/Makefile $(REPO)/dkms/debian/control
+	$(call install-pkgs,$@,$(DEB_PKGS))
+
+# The base tree is only read for a few uAPI headers: it is downloaded
+# without the packages the kernel builds need.
+deb: $(BUILD)/.deps-deb
+	@[ -z "$(FETCH_BASE)" ] || [ -f $(FETCH_BASE) ] || \
+		$(REPO)/devtools/fetch-base.sh $(BASE_PKG) $(BASE_DIR)
+	@$(REPO)/dkms/make-deb.sh $(REPO) $(KERNEL_SRC) $(DEB_OUT)
 
 clean:
 	rm -rf $(BUILD)

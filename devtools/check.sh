@@ -190,6 +190,29 @@ stage "dkms: the out-of-tree module for stock kernels"
 tap "dkms: builds against stock headers" "$LOG/dkms.log"
 grep '^dkms: built for' "$LOG/dkms.log"
 
+# The Debian packages (make deb, dkms/make-deb.sh): built from their own
+# source package, no lintian error, and simgpu-dkms's /usr/src/ tree is
+# the one just built above.
+deb_check() {
+	local d=$BUILD/deb-check v
+	v=$(cat "$REPO/dkms/VERSION")
+	if ! make -s -C "$REPO" deb > "$LOG/deb.log" 2>&1; then
+		not_ok "deb: simgpu-dkms and simgpu-tools build, no lintian error" \
+			"$LOG/deb.log"
+		return
+	fi
+	ok "deb: simgpu-dkms and simgpu-tools build, no lintian error"
+	rm -rf "$d"
+	mkdir -p "$d"
+	dpkg-deb -x "$BUILD/deb/simgpu-dkms_${v}_all.deb" "$d" \
+		> "$LOG/deb-tree.log" 2>&1 ||
+		echo "dpkg-deb -x simgpu-dkms_${v}_all.deb failed" >> "$LOG/deb-tree.log"
+	diff -r "$BUILD/dkms/src" "$d/usr/src/simgpu-$v" >> "$LOG/deb-tree.log" 2>&1
+	empty "deb: simgpu-dkms installs the DKMS tree in /usr/src/simgpu-$v" \
+		"$LOG/deb-tree.log"
+}
+deb_check
+
 stage "KUnit at the tip"
 # --- KUnit at the tip, with KASAN, lockdep and DEBUG_OBJECTS: one boot a
 # glob of KUNIT_GLOBS (kunit.py takes one), which series-each ran after the
