@@ -2198,12 +2198,12 @@ int main(int argc, char **argv)
 	if (fd < 0)
 		ksft_exit_skip(SIMGPU_NO_DEVICE "\n");
 	ksft_set_plan(6);
-	ksft_print_msg("%u threads and a child: simgpu_fuzz_test --seed %llu --seconds %u%s%s%s%s\n",
+	ksft_print_msg("%u threads and a child: simgpu_fuzz_test --seed %llu --seconds %u%s",
 		       nthreads, (unsigned long long)seed, seconds,
-		       lift_caps ? " --lift-caps" : "",
-		       no_syncobj_counts ? " --no-syncobj-counts '" : "",
-		       no_syncobj_counts ?: "",
-		       no_syncobj_counts ? "'" : "");
+		       lift_caps ? " --lift-caps" : "");
+	if (no_syncobj_counts)
+		printf(" --no-syncobj-counts '%s'", no_syncobj_counts);
+	printf("\n");
 
 	q.type = DRM_SIMGPU_QUERY_CONFIG;
 	q.size = sizeof(config);

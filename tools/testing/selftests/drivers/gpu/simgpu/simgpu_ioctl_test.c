@@ -1072,10 +1072,11 @@ static int sync_file_info(int fd, struct sync_file_info *info,
  *
  * A kernel whose dma_fence still calls a signalled fence's ops (a stock
  * 6.12, which runs simgpu out of tree) cannot let the module go before
- * its fences: there each fence holds the module until it is released. SIMGPU_FENCES_HOLD_MODULE in the environment says so, and
- * the test checks that instead: the module stays while the sync_file is
- * open, its fence still tells its status, and it unloads once the
- * sync_file is closed.
+ * its fences: there each fence holds the module until it is released.
+ * SIMGPU_FENCES_HOLD_MODULE in the environment says so, and the test
+ * checks that instead: the module stays while the sync_file is open, its
+ * fence still tells its status, and it unloads once the sync_file is
+ * closed.
  */
 TEST_F(fence_gone, sync_file_info_and_release)
 {
