@@ -124,9 +124,18 @@ case $kernel in
 	# and kmemleak kernel under TCG runs longer than the 30 s ACPICA
 	# allows a loop (AE_AML_LOOP_TIMEOUT), which left virtio-9p, the
 	# root, without an interrupt.
+	# no5lvl: four-level paging, although qemu's "-cpu max" offers
+	# five. identify_cpu() clears boot_cpu_data's capabilities before it
+	# reads them again, and generic KASAN takes the bounds of its shadow
+	# from the LA57 capability: an interrupt in that window that takes
+	# a lock in the five-level direct map is reported as a
+	# wild-memory-access (BUG in do_raw_spin_lock, under identify_cpu,
+	# at 0.005 s). Known upstream since 7.1-rc5 ("kasan: Fix
+	# false-positive wild-memory-access on x86 under 5-level paging"),
+	# still in 7.2.13; one debug-guest boot in a few dozen.
 	append="root=/dev/root rootfstype=9p rootflags=$rootflags ro"
 	append="$append console=ttyS0 panic=-1 acpi=noirq init=$vmdir/init"
-	append="$append quiet $bootargs"
+	append="$append no5lvl quiet $bootargs"
 	set -- "${QEMU:-qemu-system-x86_64}" -nographic -nodefaults \
 		-serial stdio -no-reboot \
 		-accel "${QEMU_ACCEL:-tcg,thread=multi}" \
