@@ -50,8 +50,9 @@ HOST_PKGS	:= build-essential bc bison flex libelf-dev libssl-dev \
 		   coccinelle perl valgrind rsync kmod qemu-system-x86 \
 		   gcc-s390x-linux-gnu gcc-i686-linux-gnu linux-perf
 # Debian's own kernel images boot with a busybox-static initramfs
-# (devtools/stock-kernel.sh).
-HOST_PKGS	+= busybox-static cpio
+# (devtools/stock-kernel.sh); unstable's 7.2 headers are used in a root of
+# unstable (devtools/sid-root.sh).
+HOST_PKGS	+= busybox-static cpio mmdebstrap
 # The drmtop host tests: promtool checks its Prometheus output, tmux drives
 # its interactive view.
 HOST_PKGS	+= prometheus tmux

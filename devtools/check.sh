@@ -191,8 +191,9 @@ tap "dkms: builds against stock headers" "$LOG/dkms.log"
 grep '^dkms: built for' "$LOG/dkms.log"
 
 # The Debian packages (make deb, dkms/make-deb.sh): built from their own
-# source package, no lintian error, and simgpu-dkms's /usr/src/ tree is
-# the one just built above.
+# source package, no lintian error, simgpu-dkms's /usr/src/ tree is the
+# one just built above, and apt installs them in Debian unstable, where
+# dkms builds the module for its 7.2 (devtools/deb-install-check.sh).
 deb_check() {
 	local d=$BUILD/deb-check v
 	v=$(cat "$REPO/dkms/VERSION")
@@ -210,6 +211,18 @@ deb_check() {
 	diff -r "$BUILD/dkms/src" "$d/usr/src/simgpu-$v" >> "$LOG/deb-tree.log" 2>&1
 	empty "deb: simgpu-dkms installs the DKMS tree in /usr/src/simgpu-$v" \
 		"$LOG/deb-tree.log"
+	# As a user installs them, where the stock kernel is unstable's 7.2:
+	# in the root of unstable dkms-check built in, through an overlay.
+	v=$(grep '^7\.' "$BUILD/dkms/stock" 2>/dev/null | tail -n 1)
+	if [ -z "$v" ]; then
+		not_ok "deb: apt install in Debian unstable: dkms-check built no module for its 7.2" \
+			"$LOG/dkms.log"
+		return
+	fi
+	"$REPO/devtools/deb-install-check.sh" "$REPO/.base/dkms/sid" "$v" \
+		"$BUILD/deb" > "$LOG/deb-install.log" 2>&1
+	tap "deb: apt install ./simgpu-*.deb in Debian unstable" \
+		"$LOG/deb-install.log"
 }
 deb_check
 
@@ -448,17 +461,17 @@ case $status in
 esac
 
 stage "Debian's own kernels with simgpu's DKMS module"
-# --- simgpu as a user gets it: Debian 12's own kernel images, booted in
-# qemu (devtools/stock-kernel.sh) with the module dkms-check built for
-# them, vgem loaded first. On the newest, every selftest through the
-# kselftest runner, as in the UML guest; on the others, a user's first
-# run (devtools/stock-smoke.sh). What a stock kernel lacks changes three
-# things: the fuzzer keeps syncobj counts true (a count the array does not
-# have WARNs without series 01), each job fence holds the module until its
-# release (6.12 calls a signalled fence's ops), and the driver has no
-# sysfs unbind (6.12's perf_pmu_unregister() does not revoke open events,
-# so the PMU must live as long as the module). Debian's kernels have no
-# kmemleak either.
+# --- simgpu as a user gets it: Debian's own kernel images (Debian 12's
+# 6.12, unstable's 7.2), booted in qemu (devtools/stock-kernel.sh) with
+# the module dkms-check built for them, vgem loaded first. On the newest
+# 6.12, every selftest through the kselftest runner, as in the UML guest;
+# on the others, a user's first run (devtools/stock-smoke.sh). What a
+# stock 6.12 kernel lacks changes three things: the fuzzer keeps syncobj
+# counts true (a count the array does not have WARNs without series 01),
+# each job fence holds the module until its release (6.12 calls a
+# signalled fence's ops), and the driver has no sysfs unbind (6.12's
+# perf_pmu_unregister() does not revoke open events, so the PMU must live
+# as long as the module). Debian's kernels have no kmemleak either.
 STOCK_WHY='the kernel lacks drm/syncobj: bound the handle counts of the array ioctls'
 stock_kernels() {
 	local vers v newest where log status report
@@ -469,9 +482,9 @@ stock_kernels() {
 			"$LOG/dkms.log"
 		return
 	fi
-	newest=$(echo "$vers" | tail -n 1)
+	newest=$(echo "$vers" | grep '^6\.12\.' | tail -n 1)
 	for v in $vers; do
-		where="Debian's kernel ${v%+deb12}"
+		where="Debian's kernel ${v%%+*}"
 		log=$LOG/stock-$v.log
 		if [ "$v" != "$newest" ]; then
 			"$REPO/devtools/stock-kernel.sh" "$v" \
@@ -498,7 +511,7 @@ stock_kernels() {
 		124|125) report="a kernel report or no end" ;;
 		*) report="no kernel report" ;;
 		esac
-		echo "stock kernel ${v%+deb12}: $ksft_pass selftests passed, $ksft_fail failed, $report"
+		echo "stock kernel ${v%%+*}: $ksft_pass selftests passed, $ksft_fail failed, $report"
 	done
 }
 stock_kernels

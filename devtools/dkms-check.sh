@@ -11,6 +11,9 @@
 #   unpacked there, not installed), where the probes must find what
 #   conftest.sh calls required and the compat header stands in for the
 #   rest;
+# - the headers of the newest 7.2 kernel of Debian's unstable suite, in a
+#   root of unstable (devtools/sid-root.sh, made once in .base/dkms/sid/)
+#   with unstable's compiler and kbuild tools, as a user there builds it;
 # - this tree's own x86_64 debug kernel ($BUILD/x86-debug, 7.2 with the
 #   series), where every probe must succeed, so that the compat header
 #   adds nothing.
@@ -56,18 +59,32 @@ headers() {
 	echo "$root/usr/src/linux-headers-$v-amd64"
 }
 
+# on_host CMD, in_sid CMD: run the shell command CMD on this machine, or
+# in the root of Debian unstable (devtools/sid-root.sh) with $work at the
+# same path and /proc (objtool reads its limits there), mounted in a
+# mount namespace of its own so that nothing stays mounted.
+on_host() { sh -c "$1"; }
+in_sid() {
+	unshare --mount --propagation private sh -c '
+		mount -t proc proc "$1/proc" && mkdir -p "$1$2" &&
+		mount --bind "$2" "$1$2" && exec chroot "$1" sh -c "$3"' \
+		sh "$sid" "$work" "$1"
+}
+run=on_host
+
 # build NAME KDIR [MAKE ARGS]: conftest.sh, then the module, in a copy of
-# the DKMS source tree of its own. The probes' header is left in it.
+# the DKMS source tree of its own, with $run. The probes' header is left
+# in it.
 build() {
 	local name=$1 kdir=$2 dir=$work/$1
 	shift 2
 	cp -R "$work/src" "$dir"
-	if ! (cd "$dir" && ./conftest.sh "$kdir" simgpu_compat_probes.h) \
+	if ! $run "cd $dir && ./conftest.sh $kdir simgpu_compat_probes.h" \
 		> "$work/$name-conftest.log" 2>&1; then
 		not_ok "dkms: conftest.sh for $name" "$work/$name-conftest.log"
 		return 1
 	fi
-	if make -C "$kdir" M="$dir" W=1 KCFLAGS=-Werror "$@" modules \
+	if $run "make -C $kdir M=$dir W=1 KCFLAGS=-Werror $* modules" \
 		> "$work/$name-build.log" 2>&1 && [ -f "$dir/simgpu.ko" ]; then
 		ok "dkms: simgpu.ko for $name, W=1, no warning"
 	else
@@ -104,6 +121,31 @@ for v in $vers; do
 	built="$built${built:+, }${v%+deb12}"
 	echo "$v" >> "$work/stock"
 done
+
+# Debian unstable's 7.2 (the kernel release 7.2.Z+debN-amd64), in a root
+# of unstable: its headers need its compiler and glibc. 7.2 has every API
+# simgpu uses but the series' own fdinfo helpers.
+sid=$dk/sid
+if ! v=$("$REPO/devtools/sid-root.sh" "$sid" 2> "$work/sid-root.log"); then
+	not_ok "dkms: a root of Debian unstable with its 7.2 headers" \
+		"$work/sid-root.log"
+else
+	run=in_sid
+	if build "$v" "/usr/src/linux-headers-$v-amd64"; then
+		sed -n 's/^#define SIMGPU_HAVE_\(.*\) 0$/\1/p' \
+			"$work/$v/simgpu_compat_probes.h" > "$work/$v-missing"
+		if [ "$(tr '\n' ' ' < "$work/$v-missing")" = \
+		     "DRM_MEMORY_STATS_ADD DRM_PRINT_KV_U64 " ]; then
+			ok "dkms: the probes see that $v has 7.2's APIs, not the series' helpers"
+			built="$built${built:+, }${v%+deb*}"
+			echo "$v" >> "$work/stock"
+		else
+			not_ok "dkms: the probes see that $v has 7.2's APIs, not the series' helpers" \
+				"$work/$v/simgpu_compat_probes.h"
+		fi
+	fi
+	run=on_host
+fi
 
 # This tree's kernel: every probe finds its API.
 if build patched "$BUILD/x86-debug"; then

@@ -16,6 +16,7 @@
 set -eu
 pkg=${1:?usage: fetch-base.sh PKG DIR}
 dir=${2:?usage: fetch-base.sh PKG DIR}
+here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$dir"
 cd "$dir"
 
@@ -41,21 +42,13 @@ if apt-get download "$pkg" > /dev/null 2>&1 ||
 	exit 0
 fi
 
-# The machine's Debian archive (not its security archive), as apt sees it.
-entry=$(apt-get indextargets 'Identifier: Packages' 'Label: Debian' \
-	--format '$(REPO_URI) $(SOURCESENTRY)' 2>/dev/null | head -n 1)
-uri=${entry%% *}
-if [ -z "$uri" ]; then
+# The machine's Debian archive, its URI and keyring.
+. "$here/debian-archive.sh"
+if ! debian_archive; then
 	echo "base: $pkg is not in this machine's apt sources, and they name no Debian archive to take unstable from." >&2
 	echo "base: install $pkg or pass KERNEL_SRC=/path/to/linux" >&2
 	exit 1
 fi
-# The keyring of that entry (Signed-By, deb822 or one-line), else Debian's.
-src=${entry#* }
-file=${src%:*}
-keyring=$(sed -n 's/^Signed-By: *//p; s/.*signed-by=\([^] ]*\).*/\1/p' \
-	"$file" 2>/dev/null | head -n 1)
-[ -n "$keyring" ] || keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 
 apt=$dir/apt
 rm -rf "$apt"

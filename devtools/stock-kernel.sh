@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # stock-kernel.sh VER KO CMD: boot Debian's own kernel VER (6.12.118+deb12,
-# say: the image of linux-image-VER-amd64-unsigned, as a user's machine
-# runs it) in qemu with simgpu's out-of-tree module KO, built against
+# say: the image of linux-image-VER-amd64-unsigned, or 7.2.13+deb14 from
+# unstable, as a user's machine runs it) in qemu with simgpu's out-of-tree module KO, built against
 # VER's headers (devtools/dkms-check.sh), and run CMD there through
 # vm-run.sh, whose exit status this is: the host's root, read-only, the
 # stock DRM modules from the image, vgem loaded first, so that simgpu is
@@ -65,15 +65,46 @@ EOF
 	rm -rf "$d"
 }
 
+# download: the image's packages into $img/debs. Debian 12's kernels are
+# in the machine's apt sources, one package. Unstable's 7.2 is in the root
+# of unstable that dkms-check.sh built its module in (sid-root.sh), and
+# is split in three: linux-binary (the image), linux-modules and
+# linux-base (System.map, modules.builtin and modules.order), all under
+# /usr/lib/modules/<release>/.
+download() {
+	local sid
+	case $ver in
+	7.*)
+		sid=$REPO/.base/dkms/sid
+		"$REPO/devtools/sid-root.sh" "$sid" > /dev/null || return 1
+		rm -rf "$sid/tmp/image"
+		mkdir -p "$sid/tmp/image"
+		chroot "$sid" sh -c "apt-get update -qq && cd /tmp/image &&
+			apt-get download linux-binary-$rel linux-modules-$rel linux-base-$rel" &&
+		mv "$sid"/tmp/image/*.deb "$img/debs/" &&
+		rmdir "$sid/tmp/image"
+		;;
+	*)
+		(cd "$img/debs" && apt-get download "linux-image-$rel-unsigned")
+		;;
+	esac
+}
+
 if [ ! -f "$img/.done" ]; then
 	rm -rf "$img"
 	mkdir -p "$img/debs"
-	(cd "$img/debs" && apt-get download "linux-image-$rel-unsigned") \
-		> "$img/download.log" 2>&1 || {
+	download > "$img/download.log" 2>&1 || {
 		cat "$img/download.log" >&2
 		exit 1
 	}
-	dpkg-deb -x "$img"/debs/*.deb "$img"
+	for d in "$img"/debs/*.deb; do
+		dpkg-deb -x "$d" "$img"
+	done
+	if [ -d "$img/usr/lib/modules/$rel" ]; then
+		mkdir -p "$img/lib/modules" "$img/boot"
+		mv "$img/usr/lib/modules/$rel" "$img/lib/modules/"
+		mv "$img/lib/modules/$rel/vmlinuz" "$img/boot/vmlinuz-$rel"
+	fi
 	rm -rf "$img/debs" "$img/usr"
 	initramfs
 	touch "$img/.done"

@@ -52,6 +52,6 @@ mv "$out.tmp" "$out"
 # PRE_BUILD's exit status).
 if [ -n "$missing" ]; then
 	echo "simgpu: the kernel at $kdir lacks what simgpu needs:$missing" >&2
-	echo "simgpu: it is built and tested on Debian 12's 6.12 kernels from 6.12.107 on; the probes' log is $out.log" >&2
+	echo "simgpu: it is built and tested on Debian 12's 6.12 kernels from 6.12.107 on and on Debian unstable's 7.2; the probes' log is $out.log" >&2
 	exit 1
 fi
