@@ -51,7 +51,7 @@ HOST_PKGS	:= build-essential bc bison flex libelf-dev libssl-dev \
 		   gcc-s390x-linux-gnu gcc-i686-linux-gnu linux-perf
 # Debian's own kernel images boot with a busybox-static initramfs
 # (devtools/stock-kernel.sh); unstable's 7.2 headers are used in a root of
-# unstable (devtools/sid-root.sh).
+# unstable (devtools/debian-root.sh).
 HOST_PKGS	+= busybox-static cpio mmdebstrap
 # The drmtop host tests: promtool checks its Prometheus output, tmux drives
 # its interactive view.

@@ -60,6 +60,17 @@ cd "$TREE" || exit 1
 srcs=$(git ls-files --cached --others --exclude-standard -- \
 	"$DRV/*.c" "$DRV/*.h" include/uapi/drm/simgpu_drm.h)
 
+# The roots of Debian 13 and unstable that dkms-check builds in
+# (devtools/debian-root.sh), made in the background while the first,
+# single-threaded, stages run: mmdebstrap waits mostly on dpkg.
+(
+	for r in trixie:trixie unstable:sid; do
+		"$REPO/devtools/debian-root.sh" "${r%:*}" \
+			"$REPO/.base/dkms/${r#*:}" || echo "$r: exit $?"
+	done
+) > "$LOG/debian-roots.log" 2>&1 &
+roots=$!
+
 stage "series: stack.py check, checkpatch"
 # --- The patch series: series/ is the source; the new files in the
 # repository are its stack's tip, each series applies onto the base with
@@ -184,8 +195,10 @@ grep -E "^$TREE/$DRV/[^:]+:[0-9]+" "$LOG/coccicheck.raw" > "$LOG/coccicheck.log"
 empty "coccicheck MODE=report on $DRV" "$LOG/coccicheck.log"
 
 stage "dkms: the out-of-tree module for stock kernels"
-# --- simgpu as DKMS builds it (dkms/), against Debian 12's oldest and
-# newest 6.12 headers and against our own kernel (devtools/dkms-check.sh).
+wait $roots
+# --- simgpu as DKMS builds it (dkms/), against Debian 12's and Debian
+# 13's oldest and newest 6.12 headers, Debian unstable's 7.2 headers and
+# our own kernel (devtools/dkms-check.sh).
 "$REPO/devtools/dkms-check.sh" > "$LOG/dkms.log" 2>&1
 tap "dkms: builds against stock headers" "$LOG/dkms.log"
 grep '^dkms: built for' "$LOG/dkms.log"

@@ -3,7 +3,7 @@
 #
 # deb-install-check.sh ROOT VER DEBDIR: install simgpu-dkms and
 # simgpu-tools from DEBDIR with apt, as the README tells a user, in the
-# root of Debian unstable ROOT (devtools/sid-root.sh), whose headers are
+# root of Debian unstable ROOT (devtools/debian-root.sh), whose headers are
 # those of Debian's kernel VER (7.2.13+deb14, say): dkms, which apt
 # brings, must build and install simgpu for VER-amd64, and the tools run
 # there. ROOT is not changed: the install goes to an overlay of it, in a

@@ -11,9 +11,12 @@
 #   unpacked there, not installed), where the probes must find what
 #   conftest.sh calls required and the compat header stands in for the
 #   rest;
-# - the headers of the newest 7.2 kernel of Debian's unstable suite, in a
-#   root of unstable (devtools/sid-root.sh, made once in .base/dkms/sid/)
-#   with unstable's compiler and kbuild tools, as a user there builds it;
+# - the headers of Debian 13's oldest and newest 6.12 kernels, unpacked
+#   in a root of trixie (devtools/debian-root.sh, made once in
+#   .base/dkms/trixie/) with its compiler, gcc-14;
+# - the headers of the newest 7.2 kernel of Debian's unstable suite,
+#   installed in a root of unstable (.base/dkms/sid/) with its compiler
+#   and kbuild tools, as a user there installs them;
 # - this tree's own x86_64 debug kernel ($BUILD/x86-debug, 7.2 with the
 #   series), where every probe must succeed, so that the compat header
 #   adds nothing.
@@ -59,18 +62,18 @@ headers() {
 	echo "$root/usr/src/linux-headers-$v-amd64"
 }
 
-# on_host CMD, in_sid CMD: run the shell command CMD on this machine, or
-# in the root of Debian unstable (devtools/sid-root.sh) with $work at the
+# on_host CMD, in_root CMD: run the shell command CMD on this machine, or
+# in the Debian root $root (devtools/debian-root.sh) with $work at the
 # same path and /proc (objtool reads its limits there), mounted in a
 # mount namespace of its own so that nothing stays mounted.
 on_host() { sh -c "$1"; }
-in_sid() {
+in_root() {
 	unshare --mount --propagation private sh -c '
 		mount -t proc proc "$1/proc" && mkdir -p "$1$2" &&
 		mount --bind "$2" "$1$2" && exec chroot "$1" sh -c "$3"' \
-		sh "$sid" "$work" "$1"
+		sh "$root" "$work" "$1"
 }
-run=on_host
+run=on_host root=
 
 # build NAME KDIR [MAKE ARGS]: conftest.sh, then the module, in a copy of
 # the DKMS source tree of its own, with $run. The probes' header is left
@@ -122,20 +125,73 @@ for v in $vers; do
 	echo "$v" >> "$work/stock"
 done
 
-# Debian unstable's 7.2 (the kernel release 7.2.Z+debN-amd64), in a root
-# of unstable: its headers need its compiler and glibc. 7.2 has every API
-# simgpu uses but the series' own fdinfo helpers.
-sid=$dk/sid
-if ! v=$("$REPO/devtools/sid-root.sh" "$sid" 2> "$work/sid-root.log"); then
-	not_ok "dkms: a root of Debian unstable with its 7.2 headers" \
-		"$work/sid-root.log"
+# lacks_helpers VER: the probes of VER's build see no more missing than
+# the series' two fdinfo helpers (7.2), or at least those (6.12).
+lacks_helpers() {
+	sed -n 's/^#define SIMGPU_HAVE_\(.*\) 0$/\1/p' \
+		"$work/$1/simgpu_compat_probes.h" | tr '\n' ' '
+}
+
+# Debian 13's 6.12 kernels, oldest and newest of trixie and its -updates
+# and -security suites, in a root of trixie: their headers are built with
+# gcc-14 and their kbuild tools need trixie's glibc. The headers are
+# unpacked into the root, as for Debian 12's on this machine.
+root=$dk/trixie
+if ! "$REPO/devtools/debian-root.sh" trixie "$root" \
+	2> "$work/trixie-root.log"; then
+	not_ok "dkms: a root of Debian 13" "$work/trixie-root.log"
 else
-	run=in_sid
+	run=in_root
+	for v in $(chroot "$root" apt-cache search --names-only \
+		'^linux-headers-6\.12\.[0-9]+\+deb13-amd64$' |
+		sed -n 's/^linux-headers-\(6\.12\.[0-9]*+deb13\)-amd64 .*/\1/p' |
+		sort -V | sed -n '1p;$p' | uniq); do
+		if [ ! -f "$root/.headers-$v" ]; then
+			rm -rf "$root/tmp/debs"
+			mkdir -p "$root/tmp/debs"
+			if ! chroot "$root" sh -c "cd /tmp/debs && apt-get download linux-headers-$v-amd64 linux-headers-$v-common linux-kbuild-$v" \
+				> "$work/$v-download.log" 2>&1; then
+				not_ok "dkms: download $v's headers" "$work/$v-download.log"
+				continue
+			fi
+			for d in "$root"/tmp/debs/*.deb; do
+				dpkg-deb -x "$d" "$root"
+			done
+			rm -rf "$root/tmp/debs"
+			touch "$root/.headers-$v"
+		fi
+		build "$v" "/usr/src/linux-headers-$v-amd64" \
+			CONFIG_DEBUG_INFO_BTF_MODULES= || continue
+		case $(lacks_helpers "$v") in
+		*"DRM_MEMORY_STATS_ADD DRM_PRINT_KV_U64 "*)
+			ok "dkms: the probes see that $v lacks the series' helpers"
+			built="$built${built:+, }$v" ;;
+		*)
+			not_ok "dkms: the probes see that $v lacks the series' helpers" \
+				"$work/$v/simgpu_compat_probes.h" ;;
+		esac
+	done
+	run=on_host
+fi
+
+# Debian unstable's 7.2 (the kernel release 7.2.Z+debN-amd64), in a root
+# of unstable with what a user there installs to build the module:
+# linux-headers-amd64 brings the headers and their compiler, gcc-16. 7.2
+# has every API simgpu uses but the series' own fdinfo helpers. The 7.2
+# image is booted with this module (stock-kernel.sh, which downloads it
+# with the root's apt).
+root=$dk/sid
+if ! "$REPO/devtools/debian-root.sh" unstable "$root" \
+	2> "$work/sid-root.log"; then
+	not_ok "dkms: a root of Debian unstable" "$work/sid-root.log"
+elif v=$(ls "$root/usr/src" |
+	sed -n 's/^linux-headers-\(7\.2\.[0-9]*+deb[0-9]*\)-amd64$/\1/p' |
+	sort -V | tail -n 1); [ -z "$v" ]; then
+	not_ok "dkms: Debian unstable's linux-headers-amd64 is 7.2's: it has moved on to $(ls "$root/usr/src" | grep -- '-amd64$' | tr '\n' ' ')"
+else
+	run=in_root
 	if build "$v" "/usr/src/linux-headers-$v-amd64"; then
-		sed -n 's/^#define SIMGPU_HAVE_\(.*\) 0$/\1/p' \
-			"$work/$v/simgpu_compat_probes.h" > "$work/$v-missing"
-		if [ "$(tr '\n' ' ' < "$work/$v-missing")" = \
-		     "DRM_MEMORY_STATS_ADD DRM_PRINT_KV_U64 " ]; then
+		if [ "$(lacks_helpers "$v")" = "DRM_MEMORY_STATS_ADD DRM_PRINT_KV_U64 " ]; then
 			ok "dkms: the probes see that $v has 7.2's APIs, not the series' helpers"
 			built="$built${built:+, }${v%+deb*}"
 			echo "$v" >> "$work/stock"

@@ -66,17 +66,20 @@ EOF
 }
 
 # download: the image's packages into $img/debs. Debian 12's kernels are
-# in the machine's apt sources, one package. Unstable's 7.2 is in the root
-# of unstable that dkms-check.sh built its module in (sid-root.sh), and
-# is split in three: linux-binary (the image), linux-modules and
-# linux-base (System.map, modules.builtin and modules.order), all under
-# /usr/lib/modules/<release>/.
+# in the machine's apt sources, one package. Unstable's 7.2 is downloaded
+# with the apt of the root of unstable that dkms-check.sh made to build
+# KO in (debian-root.sh), and is split in three: linux-binary (the
+# image), linux-modules and linux-base (System.map, modules.builtin and
+# modules.order), all under /usr/lib/modules/<release>/.
 download() {
 	local sid
 	case $ver in
 	7.*)
 		sid=$REPO/.base/dkms/sid
-		"$REPO/devtools/sid-root.sh" "$sid" > /dev/null || return 1
+		if [ ! -f "$sid/.done" ]; then
+			echo "stock-kernel: no root of Debian unstable in $sid: make dkms-check makes it"
+			return 1
+		fi
 		rm -rf "$sid/tmp/image"
 		mkdir -p "$sid/tmp/image"
 		chroot "$sid" sh -c "apt-get update -qq && cd /tmp/image &&
